@@ -1,0 +1,35 @@
+# The two commands: `make run` and `make test`. Each sets up .venv first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: setup run test bench screenshots clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed, found " + sys.version)'
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+## Start the app in web mode on 127.0.0.1 and open it in the browser.
+run: setup
+	$(BIN)/python -m companion
+
+## Every test: engine, storage, view model, and the browser tests when Chromium is there.
+test: setup
+	$(BIN)/python -m pytest
+
+## Benchmarks: engine speed, storage growth, app start-up and tap latency.
+bench: setup
+	$(BIN)/python -m benchmarks
+
+## Phone-size screenshots of every screen into docs/screenshots/.
+screenshots: setup
+	$(BIN)/python -m tests.e2e.screenshots
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,3 @@
+"""Xeri Companion: scorekeeping for Xeri (Ξερή) and its relatives."""
+
+__version__ = "0.1.0"

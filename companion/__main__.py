@@ -1,0 +1,65 @@
+"""The command line: `python -m companion` runs the app; `python -m companion score FILE` scores a match file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .engine.match import standing
+from .engine.rules import RulesError
+from .matchfile import MatchFileError, loads
+from .presets import preset, preset_names
+from .sheet import sheet_json, sheet_text
+
+
+def score_command(path: str, as_json: bool, rules: str | None) -> int:
+    """Print the score sheet of a match file; exit status 2 with a message on stderr if it cannot be read."""
+    try:
+        if rules is not None:
+            preset(rules)
+        text = Path(path).read_text(encoding="utf-8")
+        match = loads(text, rules_override=rules)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"{path}: cannot read the file ({exc.strerror if isinstance(exc, OSError) else exc})", file=sys.stderr)
+        return 2
+    except (MatchFileError, RulesError) as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return 2
+    st = standing(match, strict=rules is None)
+    if as_json:
+        print(json.dumps(sheet_json(match, st), ensure_ascii=False))
+    else:
+        print(sheet_text(match, st=st))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m companion",
+        description="Xeri Companion: keep score of Xeri at a real table. With no command, start the app.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve the web app on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8550, help="port to serve the web app on (default 8550)")
+    parser.add_argument("--no-browser", action="store_true", help="serve the app without opening a browser")
+    parser.add_argument("--desktop", action="store_true", help="open Flet's desktop window (its client downloads once)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    score = sub.add_parser("score", help="print the score sheet of a match file",
+                           description="Score a match file (see docs/match-file.md) and print its sheet.")
+    score.add_argument("file", help="the match file (UTF-8 JSON)")
+    score.add_argument("--json", action="store_true", help="print one JSON object instead of the sheet")
+    score.add_argument("--rules", choices=preset_names(), help="rescore the same hands under these rules")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "score":
+        return score_command(args.file, args.json, args.rules)
+    from .ui.app import serve  # flet loads only when the app runs
+
+    return serve(host=args.host, port=args.port, open_browser=not args.no_browser, desktop=args.desktop)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,261 @@
+"""Hand entries (what the table taps in after a hand) and the checks that refuse impossible ones."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Mapping, Sequence
+
+from .cards import DECK, DECK_SIZE, Card, Rank, TEN_OF_DIAMONDS
+from .rules import RuleSet
+
+PER_SIDE_FIELDS = ("cards", "counting", "xeris", "jack_xeris")
+"""The numbers an entry gives once for each side."""
+
+
+@dataclass(frozen=True)
+class HandEntry:
+    """What each side captured in one hand, as the table taps it in.
+
+    Give `cards` (captured cards per side) or, when the piles were not counted, only `most_cards`
+    (the side with most cards, or None for a tie). Give `counting`, `ten_of_diamonds` and `two`
+    (count mode), or `held` (exact mode: the counting and special cards of each side, card by card).
+    """
+
+    xeris: tuple[int, ...]
+    """Xeris (not jack xeris) per side."""
+    jack_xeris: tuple[int, ...]
+    """Jack xeris per side."""
+    cards: tuple[int, ...] | None = None
+    """Captured cards per side, or None when only `most_cards` was said."""
+    most_cards: int | None = None
+    """When `cards` is None: the side with most cards, or None for a tie."""
+    counting: tuple[int, ...] | None = None
+    """Counting cards per side (10♦ included when tens count), or None in exact mode."""
+    ten_of_diamonds: int | None = None
+    """The side that took the 10♦ (count mode)."""
+    two: int | None = None
+    """The side that took the special two (count mode)."""
+    held: tuple[tuple[Card, ...], ...] | None = None
+    """Exact mode: the counting and special cards each side holds."""
+
+    def __post_init__(self) -> None:
+        for name in PER_SIDE_FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, tuple(value))
+        if self.held is not None:
+            object.__setattr__(self, "held", tuple(tuple(side) for side in self.held))
+
+    @property
+    def is_exact(self) -> bool:
+        """True when the scoring cards are listed card by card."""
+        return self.held is not None
+
+    @property
+    def sides(self) -> int:
+        """How many sides the entry speaks of."""
+        return len(self.xeris)
+
+    def holder_of(self, card: Card) -> int | None:
+        """The side holding `card` in exact mode (the first, if listed twice)."""
+        for side, cards in enumerate(self.held or ()):
+            if card in cards:
+                return side
+        return None
+
+    def counting_of(self, rules: RuleSet) -> tuple[int, ...]:
+        """Counting cards per side, listed or derived from the held cards."""
+        if self.held is None:
+            return self.counting or ()
+        return tuple(sum(1 for c in cards if rules.is_counting(c)) for cards in self.held)
+
+    def ten_holder(self) -> int | None:
+        """The side that took the 10♦."""
+        return self.holder_of(TEN_OF_DIAMONDS) if self.held is not None else self.ten_of_diamonds
+
+    def two_holder(self, rules: RuleSet) -> int | None:
+        """The side that took the special two."""
+        return self.holder_of(rules.two) if self.held is not None else self.two
+
+    def majority(self) -> int | None:
+        """The side with strictly the most captured cards, or None for a tie for most."""
+        if self.cards is None:
+            return self.most_cards
+        top = max(self.cards)
+        leaders = [i for i, n in enumerate(self.cards) if n == top]
+        return leaders[0] if len(leaders) == 1 else None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a hand entry cannot be right: a code, the side it concerns, and the numbers."""
+
+    code: str
+    """What is wrong, as a stable key (`cards_total`, `too_many_xeris`, …)."""
+    side: int | None = None
+    """The side it concerns, or None when it concerns the whole hand."""
+    field: str | None = None
+    """The entry field to point at (`cards`, `counting`, `xeris`, `jack_xeris`, `ten_of_diamonds`, `two`, `held`)."""
+    values: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """The numbers the message needs."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
+
+
+class InvalidHand(ValueError):
+    """A hand entry that cannot be right; `problems` says every reason."""
+
+    def __init__(self, problems: Sequence[Problem]):
+        self.problems = tuple(problems)
+        super().__init__("; ".join(p.code for p in self.problems))
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _side_ok(value: Any, sides: int) -> bool:
+    return _is_whole(value) and 0 <= value < sides
+
+
+def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem, ...]:
+    """Every reason the entry cannot be a hand of this rule set with `sides` sides (empty if none)."""
+    problems: list[Problem] = []
+    add = problems.append
+
+    # Shape: one number per side.
+    per_side = {"xeris": entry.xeris, "jack_xeris": entry.jack_xeris}
+    if entry.cards is not None:
+        per_side["cards"] = entry.cards
+    if entry.held is None:
+        if entry.counting is None:
+            add(Problem("missing", field="counting"))
+        else:
+            per_side["counting"] = entry.counting
+    elif len(entry.held) != sides:
+        add(Problem("wrong_side_count", field="held", values={"given": len(entry.held), "expected": sides}))
+    for name, values in per_side.items():
+        if len(values) != sides:
+            add(Problem("wrong_side_count", field=name, values={"given": len(values), "expected": sides}))
+    if problems:
+        return tuple(problems)
+
+    # Every number a whole number, 0 or more.
+    for name, values in per_side.items():
+        for side, value in enumerate(values):
+            if not _is_whole(value):
+                add(Problem("not_whole", side, name, {"value": value}))
+            elif value < 0:
+                add(Problem("negative", side, name, {"value": value}))
+    numbers_ok = not problems
+
+    # Sides named by index must exist.
+    if entry.cards is None and entry.most_cards is not None and not _side_ok(entry.most_cards, sides):
+        add(Problem("no_such_side", field="most_cards", values={"value": entry.most_cards}))
+    if entry.held is None:
+        for name in ("ten_of_diamonds", "two"):
+            holder = getattr(entry, name)
+            if holder is None:
+                add(Problem(f"{name}_missing", field=name, values={"card": _special(name, rules).label}))
+            elif not _side_ok(holder, sides):
+                add(Problem("no_such_side", field=name, values={"value": holder}))
+    else:
+        problems.extend(_held_problems(entry, rules))
+    if not numbers_ok or problems:
+        # The totals and per-side checks below need sound numbers; say what is wrong so far.
+        return tuple(problems) + tuple(_total_problems(entry, rules) if numbers_ok else ())
+
+    problems.extend(_total_problems(entry, rules))
+    problems.extend(_side_problems(entry, rules, sides))
+    return tuple(problems)
+
+
+def _special(name: str, rules: RuleSet) -> Card:
+    return TEN_OF_DIAMONDS if name == "ten_of_diamonds" else rules.two
+
+
+def _held_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
+    problems = []
+    seen: dict[Card, int] = {}
+    for side, cards in enumerate(entry.held or ()):
+        for card in cards:
+            if not isinstance(card, Card):
+                problems.append(Problem("not_a_card", side, "held", {"value": card}))
+            elif not rules.is_scoring(card):
+                problems.append(Problem("not_scoring_card", side, "held", {"card": card.label}))
+            elif card in seen:
+                problems.append(Problem("card_twice", side, "held",
+                                        {"card": card.label, "other": seen[card], "same_side": seen[card] == side}))
+            else:
+                seen[card] = side
+    for card in DECK:
+        if rules.is_scoring(card) and card not in seen:
+            code = {TEN_OF_DIAMONDS: "ten_of_diamonds_missing", rules.two: "two_missing"}.get(card, "card_missing")
+            problems.append(Problem(code, None, "held", {"card": card.label}))
+    return problems
+
+
+def _total_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
+    problems = []
+    if entry.cards is not None and sum(entry.cards) != DECK_SIZE:
+        problems.append(Problem("cards_total", None, "cards", {"total": sum(entry.cards), "expected": DECK_SIZE}))
+    if entry.held is None and entry.counting is not None:
+        expected = rules.counting_cards_in_deck
+        if sum(entry.counting) != expected:
+            problems.append(Problem("counting_total", None, "counting",
+                                    {"total": sum(entry.counting), "expected": expected,
+                                     "ranks": " ".join(r.value for r in rules.counting_ranks)}))
+    total_jack = sum(entry.jack_xeris)
+    if total_jack > rules.max_jack_xeris:
+        problems.append(Problem("too_many_jack_xeris", None, "jack_xeris",
+                                {"total": total_jack, "max": rules.max_jack_xeris,
+                                 "on_any": rules.jack_xeri_on_any}))
+    if entry.cards is None and 2 * (sum(entry.xeris) + total_jack) > DECK_SIZE:
+        problems.append(Problem("too_many_xeris_total", None, "xeris",
+                                {"total": sum(entry.xeris) + total_jack, "max": DECK_SIZE // 2}))
+    return problems
+
+
+def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem]:
+    problems = []
+    counting = entry.counting_of(rules)
+    ten, two = entry.ten_holder(), entry.two_holder(rules)
+    jack_counts = Rank.JACK in rules.counting_ranks
+    for side in range(sides):
+        # Special cards that are not of a counting rank sit in the pile beside the counting cards.
+        needed = counting[side]
+        if ten == side and not rules.is_counting(TEN_OF_DIAMONDS):
+            needed += 1
+        if two == side and not rules.is_counting(rules.two):
+            needed += 1
+        if entry.held is None and ten == side and rules.is_counting(TEN_OF_DIAMONDS) and counting[side] < 1:
+            problems.append(Problem("ten_not_in_counting", side, "counting", {"card": TEN_OF_DIAMONDS.label}))
+        if entry.cards is not None:
+            cards = entry.cards[side]
+            if cards < needed:
+                problems.append(Problem("too_few_cards", side, "cards", {"cards": cards, "needed": needed}))
+            xeris = entry.xeris[side] + entry.jack_xeris[side]
+            if 2 * xeris > cards:
+                problems.append(Problem("too_many_xeris", side, "xeris",
+                                        {"xeris": xeris, "cards": cards, "needed": 2 * xeris}))
+        if jack_counts and entry.jack_xeris[side]:
+            if entry.held is None:
+                jacks = counting[side]
+            else:
+                jacks = sum(1 for c in entry.held[side] if c.rank is Rank.JACK)
+            needed_jacks = rules.jacks_per_jack_xeri * entry.jack_xeris[side]
+            if jacks < needed_jacks:
+                problems.append(Problem("jack_xeris_need_jacks", side, "jack_xeris",
+                                        {"jack_xeris": entry.jack_xeris[side], "needed": needed_jacks,
+                                         "counting": jacks, "exact": entry.held is not None}))
+    return problems
+
+
+def check_hand(entry: HandEntry, rules: RuleSet, sides: int) -> None:
+    """Raise `InvalidHand` with every problem when the entry cannot be right."""
+    problems = validate_hand(entry, rules, sides)
+    if problems:
+        raise InvalidHand(problems)

@@ -1,0 +1,59 @@
+"""The hand in progress: xeris and jack xeris tapped as they happen, before the hand is entered."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+KINDS = ("xeri", "jack_xeri")
+
+
+@dataclass(frozen=True)
+class Tap:
+    """One live tap: a player at `seat` made a xeri or a jack xeri."""
+
+    seat: int
+    """The seat of the player who made it."""
+    kind: str
+    """`xeri` or `jack_xeri`."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"a tap is a xeri or a jack_xeri, not {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class LiveHand:
+    """The taps of the hand being played, in order; undo takes back the last."""
+
+    taps: tuple[Tap, ...] = ()
+    """Every tap so far."""
+
+    def tap(self, seat: int, kind: str) -> LiveHand:
+        """One more tap."""
+        return replace(self, taps=self.taps + (Tap(seat, kind),))
+
+    def undo(self) -> LiveHand:
+        """Without the last tap (unchanged when there is none)."""
+        return replace(self, taps=self.taps[:-1])
+
+    def count(self, seat: int, kind: str) -> int:
+        """How many of `kind` the player at `seat` made."""
+        return sum(1 for t in self.taps if t.seat == seat and t.kind == kind)
+
+    def per_side(self, seat_sides: Sequence[int], sides: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Xeris and jack xeris per side, given the side of each seat."""
+        xeris, jacks = [0] * sides, [0] * sides
+        for t in self.taps:
+            if 0 <= t.seat < len(seat_sides):
+                (xeris if t.kind == "xeri" else jacks)[seat_sides[t.seat]] += 1
+        return tuple(xeris), tuple(jacks)
+
+    def to_list(self) -> list[list]:
+        """JSON form: `[[seat, kind], …]`."""
+        return [[t.seat, t.kind] for t in self.taps]
+
+    @classmethod
+    def from_list(cls, data: Sequence) -> LiveHand:
+        """From the JSON form."""
+        return cls(tuple(Tap(int(seat), str(kind)) for seat, kind in data))

@@ -1,0 +1,258 @@
+"""Rule sets: every scoring rule and variant of Xeri as plain data."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from .cards import Card, Rank, TEN_OF_DIAMONDS, parse_card, parse_rank
+
+
+class Direction(enum.Enum):
+    """The way the deal (and play) passes round a table of four."""
+
+    CLOCKWISE = "clockwise"
+    ANTICLOCKWISE = "anticlockwise"
+
+
+class RulesError(ValueError):
+    """A rule set that cannot be played: an unknown field or an impossible value."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """How a match is won: a race to `target` points, or most hands won over `hands` hands."""
+
+    target: int | None = None
+    """Points to reach at the end of a hand (151); None for a hands goal."""
+    extension: int | None = None
+    """The next target when two sides reach `target` in the same hand (251); the step repeats."""
+    hands: int | None = None
+    """The agreed number of hands; None for a race."""
+
+    def __post_init__(self) -> None:
+        if (self.target is None) == (self.hands is None):
+            raise RulesError("a goal is either a target (with its extension) or a number of hands")
+        if self.hands is not None and self.hands < 1:
+            raise RulesError(f"a match of {self.hands} hands cannot be played: agree on 1 or more")
+        if self.target is not None:
+            if self.target < 1:
+                raise RulesError(f"a target of {self.target} points cannot be played")
+            if self.extension is None:
+                object.__setattr__(self, "extension", self.target + 100)
+            if self.extension <= self.target:
+                raise RulesError(f"the extension ({self.extension}) must be above the target ({self.target})")
+
+    @property
+    def is_race(self) -> bool:
+        """True for a race to a target, False for an agreed number of hands."""
+        return self.target is not None
+
+    @property
+    def step(self) -> int:
+        """How far the target moves each time two sides reach it in the same hand."""
+        return (self.extension or 0) - (self.target or 0)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Goal:
+        """A goal from its match-file form: `{"target": 151, "extension": 251}` or `{"hands": 11}`."""
+        if not isinstance(data, Mapping):
+            raise RulesError("a goal is an object such as {\"target\": 151, \"extension\": 251} or {\"hands\": 11}")
+        unknown = set(data) - {"target", "extension", "hands"}
+        if unknown:
+            raise RulesError(f"a goal has no field {sorted(unknown)[0]!r}")
+        for key, value in data.items():
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RulesError(f"the goal's {key} must be a whole number, not {value!r}")
+        return cls(target=data.get("target"), extension=data.get("extension"), hands=data.get("hands"))
+
+    def to_dict(self) -> dict[str, int]:
+        """The match-file form of the goal."""
+        if self.hands is not None:
+            return {"hands": self.hands}
+        return {"target": self.target, "extension": self.extension}
+
+
+def _frozen(mapping: Mapping) -> Mapping:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule set: the value of every scoring item and the shape of the table."""
+
+    name: str
+    """The preset this rule set is (or starts from): `classic`, `plain`, `greek-online`, …"""
+    rank_points: Mapping[Rank, int]
+    """Points for each card of a counting rank (A K Q J 10 → 1 each in classic)."""
+    ten_of_diamonds_points: int
+    """What the 10♦ is worth in all; it replaces its rank value (classic: 2, greek-online: 1)."""
+    two: Card
+    """The special two: 2♣ in most rules, 2♠ in the online room's text."""
+    two_points: int
+    """What the special two is worth in all."""
+    majority_points: int = 3
+    """Points for most cards; a tie for most gives them to nobody."""
+    xeri_points: int = 10
+    """Points for a xeri: a lone card captured with a card of its rank."""
+    jack_xeri_points: int = 20
+    """Points for a jack xeri (25 in a common variant; 10 in the plain rules)."""
+    jack_xeri_on_any: bool = False
+    """True when a jack taking ANY lone card is a jack xeri, not only a jack on a lone jack."""
+    players: tuple[int, ...] = (2,)
+    """How many players may sit at the table."""
+    partnerships: bool = False
+    """True when four players play as two partnerships, partners opposite, one capture pile."""
+    direction: Direction = Direction.CLOCKWISE
+    """The way the deal passes round a table of more than two."""
+    goal: Goal = field(default_factory=lambda: Goal(target=151, extension=251))
+    """The goal a new match takes unless the table agrees another."""
+    dealer_last_card_no_xeri: bool = False
+    """A reminder: the dealer's very last card of the hand cannot make a xeri."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "rank_points", _frozen(self.rank_points))
+        object.__setattr__(self, "players", tuple(self.players))
+        for what, value in (("ten_of_diamonds_points", self.ten_of_diamonds_points),
+                            ("two_points", self.two_points), ("majority_points", self.majority_points),
+                            ("xeri_points", self.xeri_points), ("jack_xeri_points", self.jack_xeri_points)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise RulesError(f"{what} must be a whole number of points, 0 or more, not {value!r}")
+        if any(not isinstance(v, int) or v < 0 for v in self.rank_points.values()):
+            raise RulesError("rank points must be whole numbers, 0 or more")
+        if self.two.rank is not Rank.TWO:
+            raise RulesError(f"the special two must be a two, not {self.two.code}")
+        if not self.players or any(n not in (2, 3, 4) for n in self.players):
+            raise RulesError(f"Xeri is played by 2, 3 or 4 players, not {self.players}")
+        if self.partnerships and self.players != (4,):
+            raise RulesError("partnerships are played by exactly four players")
+
+    # --- questions the scoring asks -------------------------------------------------------------
+    @property
+    def counting_ranks(self) -> tuple[Rank, ...]:
+        """The ranks whose cards are counting cards, in the usual order A K Q J 10."""
+        return tuple(r for r in Rank if self.rank_points.get(r, 0) > 0)
+
+    @property
+    def counting_cards_in_deck(self) -> int:
+        """How many counting cards the deck holds: 20 for A K Q J 10, 16 for K Q J 10."""
+        return 4 * len(self.counting_ranks)
+
+    @property
+    def counting_point(self) -> int | None:
+        """Points for each counting card when every counting rank is worth the same, else None."""
+        values = {self.rank_points[r] for r in self.counting_ranks}
+        return values.pop() if len(values) == 1 else None
+
+    def rank_value(self, card: Card) -> int:
+        """The card's value by its rank alone."""
+        return self.rank_points.get(card.rank, 0)
+
+    def card_value(self, card: Card) -> int:
+        """The card's value in all: the special value replaces the rank value."""
+        if card == TEN_OF_DIAMONDS:
+            return self.ten_of_diamonds_points
+        if card == self.two:
+            return self.two_points
+        return self.rank_value(card)
+
+    def is_counting(self, card: Card) -> bool:
+        """True for a card of a counting rank."""
+        return self.rank_value(card) > 0
+
+    def is_scoring(self, card: Card) -> bool:
+        """True for a card people pick out of their pile: a counting card or a special card."""
+        return self.is_counting(card) or card in (TEN_OF_DIAMONDS, self.two)
+
+    @property
+    def ten_of_diamonds_extra(self) -> int:
+        """What the 10♦ adds beyond its rank value (classic: 1)."""
+        return self.ten_of_diamonds_points - self.rank_value(TEN_OF_DIAMONDS)
+
+    @property
+    def two_extra(self) -> int:
+        """What the special two adds beyond its rank value."""
+        return self.two_points - self.rank_value(self.two)
+
+    @property
+    def card_points(self) -> int:
+        """Card points handed out in a hand with a clear majority (classic: 25)."""
+        counting = sum(4 * self.rank_points[r] for r in self.counting_ranks)
+        return counting + self.ten_of_diamonds_extra + self.two_extra + self.majority_points
+
+    @property
+    def max_jack_xeris(self) -> int:
+        """Jack xeris one hand can hold: 2 when only a jack on a lone jack counts, 4 under jack-on-any."""
+        return 4 if self.jack_xeri_on_any else 2
+
+    @property
+    def jacks_per_jack_xeri(self) -> int:
+        """Jacks each jack xeri puts in the capturer's pile."""
+        return 1 if self.jack_xeri_on_any else 2
+
+    @property
+    def sides_allowed(self) -> tuple[int, ...]:
+        """How many sides may keep score: 2 for partnerships, else one per player."""
+        return (2,) if self.partnerships else self.players
+
+    # --- building and overriding ----------------------------------------------------------------
+    def with_overrides(self, **changes: Any) -> RuleSet:
+        """This rule set with some fields changed, given in their match-file form."""
+        return RuleSet.from_dict({**self.to_dict(), **changes})
+
+    def overrides_from(self, base: RuleSet) -> dict[str, Any]:
+        """The fields (in match-file form) where this rule set differs from `base`."""
+        mine, theirs = self.to_dict(), base.to_dict()
+        return {k: v for k, v in mine.items() if k != "name" and theirs.get(k) != v}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rule set as a JSON-ready dict, as in `data/rules/*.json`."""
+        return {
+            "name": self.name,
+            "rank_points": {r.value: self.rank_points[r] for r in Rank if r in self.rank_points},
+            "ten_of_diamonds_points": self.ten_of_diamonds_points,
+            "two": self.two.code,
+            "two_points": self.two_points,
+            "majority_points": self.majority_points,
+            "xeri_points": self.xeri_points,
+            "jack_xeri_points": self.jack_xeri_points,
+            "jack_xeri_on_any": self.jack_xeri_on_any,
+            "players": list(self.players),
+            "partnerships": self.partnerships,
+            "direction": self.direction.value,
+            "goal": self.goal.to_dict(),
+            "dealer_last_card_no_xeri": self.dealer_last_card_no_xeri,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """A rule set from its JSON form; every field but `name`, `rank_points` and `two` has a default."""
+        if not isinstance(data, Mapping):
+            raise RulesError("a rule set is a JSON object")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise RulesError(f"rule sets have no setting {sorted(unknown)[0]!r}")
+        kw: dict[str, Any] = dict(data)
+        try:
+            if "rank_points" in kw:
+                kw["rank_points"] = {parse_rank(k): v for k, v in dict(kw["rank_points"]).items()}
+            if "two" in kw:
+                kw["two"] = parse_card(kw["two"])
+            if "direction" in kw:
+                kw["direction"] = Direction(kw["direction"])
+            if "goal" in kw:
+                kw["goal"] = Goal.from_dict(kw["goal"])
+            if "players" in kw:
+                kw["players"] = tuple(kw["players"])
+            for flag in ("jack_xeri_on_any", "partnerships", "dealer_last_card_no_xeri"):
+                if flag in kw and not isinstance(kw[flag], bool):
+                    raise RulesError(f"{flag} is true or false, not {kw[flag]!r}")
+            return cls(**kw)
+        except RulesError:
+            raise
+        except (ValueError, TypeError) as exc:
+            raise RulesError(f"the rule set is not valid: {exc}") from None
