@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from functools import cached_property
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
@@ -131,17 +132,17 @@ class RuleSet:
             raise RulesError("partnerships are played by exactly four players")
 
     # --- questions the scoring asks -------------------------------------------------------------
-    @property
+    @cached_property
     def counting_ranks(self) -> tuple[Rank, ...]:
         """The ranks whose cards are counting cards, in the usual order A K Q J 10."""
         return tuple(r for r in Rank if self.rank_points.get(r, 0) > 0)
 
-    @property
+    @cached_property
     def counting_cards_in_deck(self) -> int:
         """How many counting cards the deck holds: 20 for A K Q J 10, 16 for K Q J 10."""
         return 4 * len(self.counting_ranks)
 
-    @property
+    @cached_property
     def counting_point(self) -> int | None:
         """Points for each counting card when every counting rank is worth the same, else None."""
         values = {self.rank_points[r] for r in self.counting_ranks}
@@ -167,17 +168,17 @@ class RuleSet:
         """True for a card people pick out of their pile: a counting card or a special card."""
         return self.is_counting(card) or card in (TEN_OF_DIAMONDS, self.two)
 
-    @property
+    @cached_property
     def ten_of_diamonds_extra(self) -> int:
         """What the 10♦ adds beyond its rank value (classic: 1)."""
         return self.ten_of_diamonds_points - self.rank_value(TEN_OF_DIAMONDS)
 
-    @property
+    @cached_property
     def two_extra(self) -> int:
         """What the special two adds beyond its rank value."""
         return self.two_points - self.rank_value(self.two)
 
-    @property
+    @cached_property
     def card_points(self) -> int:
         """Card points handed out in a hand with a clear majority (classic: 25)."""
         counting = sum(4 * self.rank_points[r] for r in self.counting_ranks)
