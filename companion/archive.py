@@ -1,0 +1,84 @@
+"""Backups: all history as one zip of match files plus a CSV, and importing match files or such a zip."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+from .matchfile import MatchFileError
+from .stats import history_csv
+
+
+@dataclass
+class ImportReport:
+    """What an import did: matches stored, matches already there, and files that could not be read."""
+
+    imported: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _slug(text: str) -> str:
+    keep = "".join(ch if ch.isalnum() else "-" for ch in text.casefold())
+    return "-".join(part for part in keep.split("-") if part)[:40] or "match"
+
+
+def archive_bytes(store: Any) -> bytes:
+    """A zip of every stored match as a match file, plus `history.csv` of the finished ones."""
+    buffer = io.BytesIO()
+    records = []
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for summary in sorted(store.list_matches(), key=lambda s: s.created):
+            text = store.export_match(summary.id)
+            name = f"{summary.created[:10]}-{_slug('-'.join(summary.sides))}-{summary.id[:8]}.json"
+            zf.writestr(f"matches/{name}", text)
+            records.append(store.get(summary.id))
+        zf.writestr("history.csv", history_csv(records))
+    return buffer.getvalue()
+
+
+def export_archive(store: Any, folder: Path | None = None, now: datetime | None = None) -> Path:
+    """Write the archive into `folder` (default: the data folder's `exports/`) and return its path."""
+    folder = Path(folder) if folder is not None else Path(store.folder) / "exports"
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%d-%H%M%S")
+    path = folder / f"xeri-history-{stamp}.zip"
+    tmp = path.with_suffix(".zip.tmp")
+    tmp.write_bytes(archive_bytes(store))
+    tmp.replace(path)
+    return path
+
+
+def _texts(path: Path) -> Iterable[tuple[str, str]]:
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as zf:
+            for name in sorted(zf.namelist()):
+                if name.endswith(".json"):
+                    yield f"{path.name}:{name}", zf.read(name).decode("utf-8")
+    else:
+        yield path.name, path.read_text(encoding="utf-8")
+
+
+def import_paths(store: Any, paths: Iterable[Path]) -> ImportReport:
+    """Import match files and archives; a match already stored is skipped, a bad file is reported."""
+    report = ImportReport()
+    for path in paths:
+        try:
+            items = list(_texts(Path(path)))
+        except (OSError, UnicodeDecodeError, zipfile.BadZipFile) as exc:
+            report.failed.append((str(path), str(exc)))
+            continue
+        for name, text in items:
+            known = {s.id for s in store.list_matches()}
+            try:
+                record = store.import_match(text)
+            except (MatchFileError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+                report.failed.append((name, str(exc)))
+                continue
+            (report.skipped if record.id in known else report.imported).append(name)
+    return report

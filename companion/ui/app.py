@@ -1,0 +1,147 @@
+"""The Flet app: the root component, the page set-up, and `serve` (web, or Flet's desktop window)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+import flet as ft
+
+from . import screens
+from .state import AppState
+
+ObservableState = ft.observable(AppState)
+
+SCREENS = {
+    "home": screens.home,
+    "setup": screens.setup,
+    "match": screens.scoreboard,
+    "entry": screens.entry,
+    "rules": screens.rules_screen,
+    "settings": screens.settings_screen,
+}
+THEME_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
+MAX_WIDTH = 620
+"""Content width on a desktop: a phone column, centred."""
+
+
+def register_screens(extra: dict) -> None:
+    """Screens added by other modules (history, players)."""
+    SCREENS.update(extra)
+
+
+@ft.component
+def App(store):
+    page = ft.context.page
+    s, _ = ft.use_state(lambda: ObservableState(store))
+    width, set_width = ft.use_state(page.width or 390)
+
+    def on_resize(e):
+        set_width(page.width or 390)
+
+    def apply_page_settings():
+        page.theme_mode = THEME_MODES.get(s.theme, ft.ThemeMode.SYSTEM)
+        page.title = s.tr("app.title")
+
+    ft.on_updated(apply_page_settings, [s.theme, s.lang])
+
+    async def wakelock():
+        lock = page_services(page).get("wakelock")
+        if lock is None:
+            return
+        try:
+            await (lock.enable() if s.wants_wakelock else lock.disable())
+        except Exception:  # not every platform has a wakelock (web without the API)
+            pass
+
+    ft.use_effect(lambda: page.run_task(wakelock), [s.wants_wakelock])
+
+    async def share():
+        text = s.share_text()
+        services = page_services(page)
+        try:
+            await services["share"].share_text(text, subject=s.tr("app.title"))
+            s.notice = s.tr("notice.shared")
+        except Exception:
+            try:
+                await services["clipboard"].set(text)
+                s.notice = s.tr("notice.copied")
+            except Exception:
+                s.notice = s.tr("notice.share_failed")
+
+    def attach():
+        # Once per session: assigning these on every render would schedule another render, forever.
+        page.on_resize = on_resize
+        s.share_action = share
+
+    ft.on_mounted(attach)
+    render = SCREENS.get(s.screen, screens.home)
+    content_width = min(width, MAX_WIDTH)
+    return ft.SafeArea(
+        content=ft.Row(
+            [ft.Column(render(s), spacing=14, width=content_width - 24, scroll=ft.ScrollMode.AUTO,
+                       key=f"screen-{s.screen}")],
+            alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
+        expand=True,
+    )
+
+
+SUIT_FONT = "XeriSuits"
+ASSETS = str(Path(__file__).resolve().parent / "assets")
+TEXT_STYLES = ("display_large", "display_medium", "display_small", "headline_large", "headline_medium",
+               "headline_small", "title_large", "title_medium", "title_small", "body_large", "body_medium",
+               "body_small", "label_large", "label_medium", "label_small")
+
+
+def theme() -> ft.Theme:
+    """The app's theme: card-table green, with the suit font as every text style's fallback."""
+    fallback = ft.TextStyle(font_family_fallback=[SUIT_FONT])
+    return ft.Theme(color_scheme_seed=ft.Colors.GREEN_800,
+                    text_theme=ft.TextTheme(**{name: fallback for name in TEXT_STYLES}))
+
+
+def page_services(page: ft.Page) -> dict:
+    return getattr(page, "_xeri_services", {})
+
+
+def make_main(store):
+    def main(page: ft.Page):
+        page.title = "Xeri Companion"
+        page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
+        page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf"}
+        page.theme = theme()
+        page.dark_theme = theme()
+        page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard()}
+        page.render(App, store)
+
+    return main
+
+
+def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, desktop: bool = False) -> int:
+    """Run the app until it is closed; returns the exit status."""
+    logging.basicConfig(level=logging.DEBUG if os.environ.get("XERI_DEBUG") else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    from ..storage import Store, StoreLocked
+
+    try:
+        store = Store()
+    except StoreLocked as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    from . import history  # noqa: F401  (registers the history and player screens)
+
+    main = make_main(store)
+    try:
+        if desktop:
+            ft.run(main, assets_dir=ASSETS)
+        else:
+            url = f"http://{host}:{port}/"
+            print(f"Xeri Companion is at {url} (data in {store.folder}); press Ctrl+C to stop.", flush=True)
+            if not open_browser:
+                # Flet opens the browser itself for WEB_BROWSER unless it is told it is a bare web server.
+                os.environ["FLET_FORCE_WEB_SERVER"] = "true"
+            ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=ASSETS)
+    finally:
+        store.close()
+    return 0

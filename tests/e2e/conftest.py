@@ -1,0 +1,99 @@
+"""Browser tests: the real app served on loopback, driven by Debian's Chromium through Playwright.
+
+Without /usr/bin/chromium (or `CHROMIUM` pointing at a Chromium) these tests skip, saying how to get it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+HOW_TO = ("browser tests need Debian's Chromium: `sudo apt-get install chromium` "
+          "(CI's .ci/run installs it), or set CHROMIUM=/path/to/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+PHONE = {"width": 390, "height": 844}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class AppServer:
+    """`python -m companion --port N --no-browser` with its own data folder."""
+
+    def __init__(self, data_dir: Path):
+        self.data_dir = data_dir
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.proc: subprocess.Popen | None = None
+        self.log = data_dir.parent / f"server-{self.port}.log"
+
+    def start(self) -> "AppServer":
+        env = {**os.environ, "XERI_DATA_DIR": str(self.data_dir)}
+        env.pop("FLET_FORCE_WEB_SERVER", None)
+        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(self.port), "--no-browser"],
+                                     cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the app exited: {self.log.read_text()}")
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"the app did not start: {self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("browser tests need Playwright: `make test` installs it into .venv")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = AppServer(tmp_path / "data").start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def app(browser, server):
+    """A phone-sized page with the app loaded and Flutter's accessibility tree on."""
+    from .driver import Driver
+
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    driver = Driver(page, server.url)
+    driver.open()
+    yield driver
+    context.close()

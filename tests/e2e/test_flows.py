@@ -1,0 +1,155 @@
+"""The app in a real browser, through taps and typing only, as a person at the table uses it."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+
+def start_two_player_match(app, a="Anna", b="Ben", goal=None):
+    app.tap("new-match")
+    app.type("name-0", a)
+    app.type("name-1", b)
+    if goal == "hands":
+        app.tap("goal-hands")
+    app.tap("start-match")
+    app.wait_id("end-hand")
+
+
+def total(app, side: int) -> int:
+    text = app.text_of(f"total-{side}")
+    return int(text.split(":")[-1].split()[0]) if ":" in text else int(text.split()[-1])
+
+
+def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0)):
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    app.tap(f"most-{most}")
+    app.tap(f"counting-{counting[0]}-{counting[1]}")
+    app.tap(f"ten-{ten}")
+    app.tap(f"two-{two}")
+    for side, extra in enumerate(xeris_plus):
+        for _ in range(extra):
+            app.tap(f"xeris-{side}-plus")
+    app.tap("save-hand")
+    app.wait_id("end-hand")
+
+
+def test_a_classic_match_to_151_with_live_xeris_a_jack_xeri_and_the_251_extension(app):
+    start_two_player_match(app)
+    app.see("first to 151")
+    app.tap("xeri-0")
+    app.tap("jack-xeri-1")
+    app.see("Jack xeri for Ben")
+    # Hand 1: Anna most cards, 12 counting, 10♦; Ben 8 counting, 2♣, the jack xeri tapped live.
+    enter_hand(app, most=0, counting=(0, 12), ten=0, two=1)
+    assert (total(app, 0), total(app, 1)) == (26, 29)
+    enter_hand(app, xeris_plus=(6, 6))            # 26+76, 29+69
+    assert (total(app, 0), total(app, 1)) == (102, 98)
+    enter_hand(app, xeris_plus=(6, 6))            # both pass 151 in the same hand
+    assert (total(app, 0), total(app, 1)) == (178, 167)
+    app.see("played on to 251")
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    app.tap("most-0"); app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
+    for _ in range(6):
+        app.tap("xeris-0-plus")
+    app.tap("save-hand")
+    app.wait_id("winner")
+    app.see("Anna wins!")
+    assert total(app, 0) == 254
+
+
+def test_a_four_player_partnership_match_over_an_agreed_number_of_hands(app):
+    app.tap("new-match")
+    app.tap("layout-partners")
+    for i, name in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
+        app.type(f"name-{i}", name)
+    app.tap("goal-hands")
+    for _ in range(5):
+        app.tap("hands-minus")   # 7 → 2 hands
+    app.see("2 hands, most hands won")
+    app.tap("start-match")
+    app.wait_id("end-hand")
+    app.see("Nikos & Sofia")
+    app.see("Nikos deals, Eleni leads")
+    app.tap("xeri-1")            # Eleni (team 2) sits second
+    enter_hand(app, most=1, counting=(1, 11), ten=1, two=1)
+    app.see("Eleni deals, Sofia leads")
+    enter_hand(app, most=1, counting=(1, 11), ten=1, two=1)
+    app.wait_id("winner")
+    app.see("Eleni & Petros wins!")
+
+
+def test_an_impossible_hand_is_explained_and_nothing_is_saved(app):
+    start_two_player_match(app)
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    app.tap("most-0"); app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
+    for _ in range(3):
+        app.tap("jack-xeris-1-plus")
+    app.see("3 jack xeris in one hand: four jacks allow at most 2.")
+    assert "3 jack xeris" in app.text_of("save-reason")
+    app.tap("save-hand")           # disabled: nothing happens
+    app.tap("back")
+    app.wait_id("end-hand")
+    app.see("No hands yet")
+    assert (total(app, 0), total(app, 1)) == (0, 0)
+
+
+def test_undo_and_edit_a_hand_change_the_totals(app):
+    start_two_player_match(app)
+    enter_hand(app, most=0, counting=(0, 12), ten=0, two=1)
+    enter_hand(app, most=1, counting=(0, 5), ten=1, two=1)
+    assert (total(app, 0), total(app, 1)) == (16 + 5, 9 + 3 + 15 + 1 + 1)
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.see("Hand 2 was undone")
+    assert (total(app, 0), total(app, 1)) == (16, 9)
+    app.tap("hand-0")
+    app.tap("edit-hand-0")
+    app.tap("confirm-yes")
+    app.wait_id("save-hand")
+    app.tap("counting-0-15")
+    app.tap("save-hand")
+    app.wait_id("end-hand")
+    assert (total(app, 0), total(app, 1)) == (3 + 15 + 1, 5 + 1)
+
+
+def test_live_xeri_taps_survive_a_page_reload(app):
+    start_two_player_match(app)
+    app.tap("xeri-0")
+    app.tap("xeri-0")
+    app.tap("jack-xeri-1")
+    app.see("Jack xeri for Ben")
+    app.reload()
+    app.tap("continue-match")
+    app.wait_id("end-hand")
+    assert "2" in app.text_of("xeri-0") and "1" in app.text_of("jack-xeri-1")
+    app.tap("end-hand")
+    assert app.text_of("xeris-0-value").endswith("2")
+
+
+def test_switching_to_greek_shows_greek_labels(app):
+    app.tap("open-settings")
+    app.tap("lang-el")
+    app.see("Γλώσσα")
+    app.tap("back")
+    app.see("Νέα παρτίδα")
+
+
+def test_a_typical_hand_takes_five_taps_from_end_hand_to_saved(app):
+    start_two_player_match(app)
+    app.tap("xeri-0")
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    before = app.taps
+    app.tap("most-0")          # who has most cards
+    app.tap("counting-0-11")   # counting cards of one side; the other is filled in
+    app.tap("ten-1")           # who took the 10♦
+    app.tap("two-0")           # who took the 2♣
+    app.tap("save-hand")       # and Save
+    app.wait_id("flash")
+    assert app.taps - before == 5
+    assert (total(app, 0), total(app, 1)) == (3 + 11 + 1 + 10, 9 + 1)
