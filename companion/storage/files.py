@@ -1,0 +1,147 @@
+"""Durable files: a TinyDB storage that replaces its file atomically, and moving damaged files aside."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+TEMP_SUFFIX = ".tmp"
+"""Temporary files are `.<name>.<random>.tmp` beside the file they will replace."""
+
+
+class CorruptFile(ValueError):
+    """A file that does not parse or does not have the shape its reader expects."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"{path.name}: {reason}")
+        self.path = path
+        """The file at fault."""
+        self.reason = reason
+        """What is wrong with it, in words."""
+
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
+
+_FULLFSYNC = getattr(fcntl, "F_FULLFSYNC", None)
+
+
+def _fsync(fd: int) -> None:
+    # On macOS and iOS fsync only reaches the drive's cache; F_FULLFSYNC reaches the medium.
+    if _FULLFSYNC is not None:
+        try:
+            fcntl.fcntl(fd, _FULLFSYNC)
+            return
+        except OSError:
+            pass
+    os.fsync(fd)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename or creation in `folder` durable (a no-op where folders cannot be opened)."""
+    if os.name == "nt":  # Windows cannot open a directory; NTFS journals the rename itself.
+        return
+    fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Replace `path` with `data`: write a temporary file beside it, fsync it, rename it over, fsync the folder.
+
+    A crash at any moment leaves either the old file or the new one, never a mix; a stray temporary
+    file may remain, and `clean_temp_files` removes it.
+    """
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            _fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+    fsync_dir(path.parent)
+
+
+def move_durably(source: Path, target: Path) -> None:
+    """Rename `source` to `target` (same file system) and make both folders remember it."""
+    os.replace(source, target)
+    fsync_dir(target.parent)
+    if source.parent != target.parent:
+        fsync_dir(source.parent)
+
+
+def clean_temp_files(folder: Path) -> list[Path]:
+    """Remove temporary files a crash left in `folder`; the files they were to replace are intact."""
+    removed = []
+    if folder.is_dir():
+        for path in folder.glob(f".*{TEMP_SUFFIX}"):
+            try:
+                path.unlink()
+                removed.append(path)
+            except FileNotFoundError:
+                pass
+    return removed
+
+
+def dump_bytes(data: Any) -> bytes:
+    """The UTF-8 JSON of `data`, compact, names left readable."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def read_json(path: Path) -> Any:
+    """The JSON in `path`; `CorruptFile` when it is not UTF-8 JSON, `FileNotFoundError` when it is gone."""
+    raw = path.read_bytes()
+    if not raw:
+        raise CorruptFile(path, "the file is empty")
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise CorruptFile(path, "the file is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise CorruptFile(path, f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise CorruptFile(path, "JSON nested too deeply to be one of this app's files") from None
+
+
+class AtomicJSONStorage(Storage):
+    """A TinyDB storage like `JSONStorage`, but every write replaces the file atomically and durably.
+
+    TinyDB's own `JSONStorage` truncates and rewrites its file in place, so a crash mid-write leaves a
+    broken file. This one never holds the file open: each `read` parses it afresh, each `write` goes
+    through `write_atomic`. Reading a file that is not a TinyDB document set raises `CorruptFile`.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]):
+        super().__init__()
+        self.path = Path(path)
+        """The file this storage keeps."""
+
+    def read(self) -> dict[str, dict[str, Any]] | None:
+        try:
+            data = read_json(self.path)
+        except FileNotFoundError:
+            return None
+        if not isinstance(data, dict) or not all(
+                isinstance(table, dict) and all(isinstance(doc, dict) and key.isdigit() for key, doc in table.items())
+                for table in data.values()):
+            raise CorruptFile(self.path, "valid JSON, but not tables of documents")
+        return data
+
+    def write(self, data: dict[str, dict[str, Any]]) -> None:
+        write_atomic(self.path, dump_bytes(data))

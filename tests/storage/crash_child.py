@@ -1,0 +1,34 @@
+"""The child of the crash test: opens the store and saves hands in a loop until it is killed.
+
+It prints `saved <match id> <hands>` after every save that returned, and `created <match id>` after
+every new match, flushing each line, so the parent knows exactly what the store said was saved.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from companion.engine import Goal, LiveHand
+from companion.storage import Store
+
+from tests.storage.builders import hand_for, new_match
+
+HANDS_PER_MATCH = 12
+
+
+def main(folder: str) -> None:
+    store = Store(folder)
+    print("ready", flush=True)  # the parent reads this line before it starts the clock on a kill
+    record = store.unfinished()
+    while True:
+        if record is None or record.finished:
+            record = store.create_match(new_match(goal=Goal(hands=HANDS_PER_MATCH)))
+            print(f"created {record.id}", flush=True)
+        n = len(record.match.hands)
+        store.set_live(record.id, LiveHand().tap(n % 2, "xeri"))
+        record = store.record_hand(record.id, hand_for(n))
+        print(f"saved {record.id} {len(record.match.hands)}", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
