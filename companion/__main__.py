@@ -35,6 +35,31 @@ def score_command(path: str, as_json: bool, rules: str | None) -> int:
     return 0
 
 
+def store_command(command: str, paths: list[str], out: str | None) -> int:
+    """`export` (all history as one zip) and `import` (match files or such zips), on the app's data folder."""
+    from .archive import export_archive, import_paths
+    from .storage import Store, StoreLocked
+
+    try:
+        store = Store()
+    except StoreLocked as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    with store:
+        if command == "export":
+            path = export_archive(store, Path(out) if out else None)
+            print(f"exported {len(store.list_matches())} matches to {path}")
+            return 0
+        report = import_paths(store, [Path(p) for p in paths])
+        for name in report.imported:
+            print(f"imported {name}")
+        for name in report.skipped:
+            print(f"already stored, skipped {name}")
+        for name, why in report.failed:
+            print(f"could not import {name}: {why}", file=sys.stderr)
+        return 2 if report.failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m companion",
@@ -49,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", help="the match file (UTF-8 JSON)")
     score.add_argument("--json", action="store_true", help="print one JSON object instead of the sheet")
     score.add_argument("--rules", choices=preset_names(), help="rescore the same hands under these rules")
+    export = sub.add_parser("export", help="write all history (match files and a CSV) into one zip",
+                            description="Back up every stored match into one zip in the data folder's exports/.")
+    export.add_argument("--out", help="the folder to write the zip into")
+    imp = sub.add_parser("import", help="import match files or a history zip, skipping matches already stored")
+    imp.add_argument("files", nargs="+", help="match files (.json) or zips made by export")
     return parser
 
 
@@ -56,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "score":
         return score_command(args.file, args.json, args.rules)
+    if args.command in ("export", "import"):
+        return store_command(args.command, getattr(args, "files", []), getattr(args, "out", None))
     from .ui.app import serve  # flet loads only when the app runs
 
     return serve(host=args.host, port=args.port, open_browser=not args.no_browser, desktop=args.desktop)

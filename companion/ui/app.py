@@ -78,11 +78,16 @@ def App(store):
 
     ft.on_mounted(attach)
     render = SCREENS.get(s.screen, screens.home)
-    content_width = min(width, MAX_WIDTH)
+    content_width = min(width, MAX_WIDTH) - 24
+    body = render(s)
+    # A screen gives its controls, or (controls, footer): the footer stays in reach below the scrolling part.
+    body, footer = body if isinstance(body, tuple) else (body, [])
+    column = [ft.Column(body, spacing=14, scroll=ft.ScrollMode.AUTO, expand=True, key=f"screen-{s.screen}")]
+    if footer:
+        column.append(ft.Container(ft.Column(footer, spacing=4), padding=ft.Padding.only(top=8)))
     return ft.SafeArea(
         content=ft.Row(
-            [ft.Column(render(s), spacing=14, width=content_width - 24, scroll=ft.ScrollMode.AUTO,
-                       key=f"screen-{s.screen}")],
+            [ft.Column(column, width=content_width, spacing=0, expand=True)],
             alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
         expand=True,
     )

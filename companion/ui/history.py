@@ -42,6 +42,27 @@ def history_screen(s: AppState) -> list[ft.Control]:
     return out
 
 
+def nice_step(top: float, lines: int = 5) -> int:
+    """A round axis step (1, 2, 5, 10, 20, 25, 50, …) giving about `lines` labels up to `top`."""
+    raw = max(1.0, top / lines)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for m in (1, 2, 2.5, 5, 10):
+        if m * magnitude >= raw:
+            return max(1, int(m * magnitude))
+    return int(10 * magnitude)
+
+
+def axes(max_x: int, max_y: float) -> dict:
+    """Axes with whole-number labels at round steps."""
+    step_y = nice_step(max_y)
+    return dict(
+        left_axis=fch.ChartAxis(label_size=40, label_spacing=step_y),
+        bottom_axis=fch.ChartAxis(label_size=28, label_spacing=max(1, nice_step(max_x, 8))),
+        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step_y),
+        min_x=0, max_x=max(1, max_x), min_y=0, max_y=step_y * (int(max_y // step_y) + 1),
+    )
+
+
 def totals_chart(match, tr, height: int = 220) -> ft.Control:
     """Running totals per side, and the target in force as a dashed line."""
     series = running_totals_series(match)
@@ -52,11 +73,7 @@ def totals_chart(match, tr, height: int = 220) -> ft.Control:
     if series.target:
         data.append(fch.LineChartData(points=[fch.LineChartDataPoint(x, y) for x, y in enumerate(series.target)],
                                       color=ft.Colors.RED_400, stroke_width=2, dash_pattern=[6, 4]))
-    chart = fch.LineChart(
-        data_series=data, min_x=0, max_x=max(1, len(series.sides[0]) - 1), min_y=0, max_y=int(top * 1.1) + 1,
-        left_axis=fch.ChartAxis(label_size=40), bottom_axis=fch.ChartAxis(label_size=24),
-        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1),
-        height=height, expand=True)
+    chart = fch.LineChart(data_series=data, height=height, expand=True, **axes(len(series.sides[0]) - 1, top))
     legend = ft.Row([ft.Text(f"● {side.name}", color=SIDE_COLORS[i], size=13) for i, side in enumerate(match.sides)]
                     + ([ft.Text(f"- - {tr('chart.target')}", color=ft.Colors.RED_400, size=13)]
                        if series.target else []), wrap=True)
@@ -171,12 +188,11 @@ def player_screen(s: AppState) -> list[ft.Control]:
     if page["points"]:
         pts = page["points"]
         chart = fch.LineChart(
-            data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i, p.points) for i, p in enumerate(pts)],
+            data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i + 1, p.points) for i, p in enumerate(pts)],
                                            color=ft.Colors.PRIMARY, stroke_width=2, point=len(pts) < 40)],
-            min_x=0, max_x=max(1, len(pts) - 1), min_y=0, max_y=max(p.points for p in pts) + 5,
-            left_axis=fch.ChartAxis(label_size=36), height=180, expand=True,
-            horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1))
-        out.append(section(tr("player.points_chart"), labelled(ft.Container(chart, height=190), "points-chart")))
+            height=190, expand=True, **axes(len(pts), max(p.points for p in pts)))
+        out.append(section(tr("player.points_chart"), labelled(
+            ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)), "points-chart")))
     if page["months"]:
         months = page["months"][-12:]
         bars = fch.BarChart(
@@ -184,18 +200,21 @@ def player_screen(s: AppState) -> list[ft.Control]:
                                                                  bg_to_y=max(1, m.played),
                                                                  bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)])
                     for i, m in enumerate(months)],
-            bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(m.month[5:], size=11))
-                                              for i, m in enumerate(months)], label_size=24),
-            left_axis=fch.ChartAxis(label_size=28), max_y=max(1, max(m.played for m in months)), height=170,
-            expand=True)
-        out.append(section(tr("player.wins_chart"), labelled(ft.Container(bars, height=180), "wins-chart")))
+            bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(m.month[2:], size=11))
+                                              for i, m in enumerate(months)], label_size=32),
+            left_axis=fch.ChartAxis(label_size=28, label_spacing=nice_step(max(m.played for m in months))),
+            max_y=max(1, max(m.played for m in months)), expand=True)
+        out.append(section(tr("player.wins_chart"), labelled(
+            ft.Container(bars, height=200, padding=ft.Padding.only(right=12, top=8, bottom=4)), "wins-chart")))
     if page["head_to_head"]:
         rows = [ft.Row([ft.Text(names.get(h.opponent_id, "?"), expand=True, size=15),
                         ft.Text(tr("player.record", w=h.wins, l=h.losses, d=h.draws), size=15)])
                 for h in page["head_to_head"]]
         out.append(section(tr("player.head_to_head"), card(*rows, padding=12)))
     if page["partners"]:
-        rows = [ft.Row([ft.Text(" & ".join(names.get(p_, "?") for p_ in p.players), expand=True, size=15),
+        # The page's player first, then the partner (`players` is in id order, which reads at random).
+        rows = [ft.Row([ft.Text(f"{page['name']} & {names.get(p.partner_of(s.player_shown), '?')}", expand=True,
+                                size=15),
                         ft.Text(tr("player.record", w=p.wins, l=p.losses, d=p.draws), size=15)])
                 for p in page["partners"]]
         out.append(section(tr("player.partners"), card(*rows, padding=12)))

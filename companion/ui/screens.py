@@ -102,14 +102,14 @@ def setup(s: AppState) -> list[ft.Control]:
         for k in LAYOUTS], spacing=6, wrap=False)))
 
     def name_field(i: int, label: str) -> ft.Control:
-        field = ft.Row([labelled(ft.TextField(label=label, value=d.names[i],
+        field = ft.Row([labelled(ft.TextField(label=label, value=d.shown_names[i], key=f"name-{i}-{d.fields}",
                                               on_change=lambda e, i=i: s.setup_name(i, e.control.value),
                                               text_size=18, capitalization=ft.TextCapitalization.WORDS, expand=True),
                                  f"name-{i}")])
         hints = s.name_suggestions(d.names[i]) if len(d.names[i].strip()) < 12 else []
         if d.names[i].strip() and any(h.casefold() == d.names[i].strip().casefold() for h in hints):
             hints = []
-        chips = [labelled(ft.TextButton(h, on_click=lambda _e=None, h=h, i=i: s.setup_name(i, h)), f"suggest-{i}-{h}")
+        chips = [labelled(ft.TextButton(h, on_click=lambda _e=None, h=h, i=i: s.pick_name(i, h)), f"suggest-{i}-{h}")
                  for h in hints[:4]]
         return ft.Column([field] + ([ft.Row(chips, wrap=True, spacing=4)] if chips else []), spacing=2,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -119,7 +119,7 @@ def setup(s: AppState) -> list[ft.Control]:
         for team in range(2):
             teams.append(card(
                 ft.Text(tr("setup.team", n=team + 1), weight=ft.FontWeight.W_700, color=SIDE_COLORS[team]),
-                ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=d.team_names[team],
+                ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=None,
                                               on_change=lambda e, t=team: s.setup_team_name(t, e.control.value),
                                               expand=True), f"team-{team}")]),
                 name_field(2 * team, tr("setup.player", n=2 * team + 1)),
@@ -209,7 +209,7 @@ def _seat_order(d) -> list[int]:
 # --- the scoreboard -----------------------------------------------------------------------------
 def scoreboard(s: AppState) -> list[ft.Control]:
     tr, match, st = s.tr, s.match, s.standing
-    out: list[ft.Control] = [header(s, s.sides_line(), actions=[
+    out: list[ft.Control] = [header(s, " – ".join(s.side_names), actions=[
         labelled(ft.IconButton(ft.Icons.MENU_BOOK, on_click=lambda: s.show_rules("current"), tooltip=tr("nav.rules")),
                  "match-rules"),
     ])]
@@ -223,7 +223,7 @@ def scoreboard(s: AppState) -> list[ft.Control]:
                          overflow=ft.TextOverflow.ELLIPSIS),
                  labelled(ft.Text(str(st.totals[i]), size=48, weight=ft.FontWeight.W_800), f"total-{i}",
                           tr("match.total_label", side=side.name, points=st.totals[i]))]
-        if side.players:
+        if side.players and side.name != tr("setup.team_default", a=side.players[0], b=side.players[1]):
             lines.insert(1, ft.Text(" & ".join(side.players), size=13, color=ft.Colors.ON_SURFACE_VARIANT))
         if st.needs is not None and not st.is_over:
             lines.append(ft.Text(tr("match.needs", points=st.needs[i]), size=13, color=ft.Colors.ON_SURFACE_VARIANT))
@@ -382,7 +382,7 @@ def match_over(s: AppState) -> list[ft.Control]:
     return [card(
         ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.AMBER_700, size=40),
                 labelled(ft.Text(title, size=24, weight=ft.FontWeight.W_800, expand=True), "winner")]),
-        ft.Text(status_text(match, st, tr) + " " + s.goal_line(), size=14),
+        ft.Text(s.goal_line(), size=14),
         primary(tr("over.rematch"), lambda: s.rematch(), "rematch", icon=ft.Icons.REPLAY),
         ft.Row([secondary(tr("over.share"), s.share_action, "share", icon=ft.Icons.SHARE, expand=True),
                 secondary(tr("over.home"), lambda: s.home(), "go-home", icon=ft.Icons.HOME, expand=True)]),
@@ -480,10 +480,12 @@ def entry(s: AppState) -> list[ft.Control]:
                                                              "two", "xeris", "jack_xeris", "held")]
     out += [problem(t) for t in other]
     reason = s.save_reason()
-    out.append(primary(tr("entry.save"), lambda: s.save_hand(), "save-hand", icon=ft.Icons.CHECK, disabled=bool(reason)))
+    footer = [primary(tr("entry.save"), lambda: s.save_hand(), "save-hand", icon=ft.Icons.CHECK,
+                      disabled=bool(reason))]
     if reason:
-        out.append(labelled(ft.Text(reason, size=15, color=ft.Colors.ON_SURFACE_VARIANT), "save-reason"))
-    return out
+        footer.append(labelled(ft.Text(reason, size=15, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
+                                       overflow=ft.TextOverflow.ELLIPSIS), "save-reason"))
+    return out, footer
 
 
 def _number(s: AppState, method: str, side: int, text: str) -> None:

@@ -64,6 +64,11 @@ class SetupDraft:
     hands: int = 7
     first_dealer: int | None = 0
     """The seat that deals first, or None to draw for deal."""
+    shown_names: list[str] = field(default_factory=lambda: ["", "", "", ""])
+    """What the name fields were last filled with by the app. The fields are not redrawn from `names`
+    on every keystroke (a late redraw would overwrite what is being typed); the app fills them only
+    when it sets a name itself (a suggestion, the last match's names), moving `fields` on."""
+    fields: int = 0
 
     def load_preset(self, name: str) -> None:
         rules = preset(name)
@@ -401,6 +406,7 @@ class AppState(HistoryIntents):
         names = self._last_names()
         for i, n in enumerate(names[:4]):
             self.setup.names[i] = n
+        self.setup.shown_names = list(self.setup.names)
         self.go("setup")
 
     def _last_names(self) -> list[str]:
@@ -426,6 +432,13 @@ class AppState(HistoryIntents):
     @intent
     def setup_name(self, index: int, name: str) -> None:
         self.setup.names[index] = name
+
+    @intent
+    def pick_name(self, index: int, name: str) -> None:
+        """A suggested name tapped: the app fills the field itself."""
+        self.setup.names[index] = name
+        self.setup.shown_names = list(self.setup.names)
+        self.setup.fields += 1
 
     @intent
     def setup_team_name(self, index: int, name: str) -> None:
@@ -688,8 +701,12 @@ class AppState(HistoryIntents):
 
     # --- descriptions the screens use -----------------------------------------------------------
     def goal_line(self) -> str:
+        """The goal in force, and under a hands goal how many hands are left."""
         st = self.standing
-        return goal_text(self.match.goal, self.tr, st.target if st else None)
+        text = goal_text(self.match.goal, self.tr, st.target if st else None)
+        if st and st.hands_left is not None and not st.is_over:
+            text += " · " + self.tr.n("status.hands_left", st.hands_left)
+        return text
 
     def sides_line(self, match: Match | None = None) -> str:
         match = match or self.match

@@ -56,6 +56,15 @@ class AppServer:
                 time.sleep(0.2)
         raise RuntimeError(f"the app did not start: {self.log.read_text()}")
 
+    def restart(self) -> "AppServer":
+        """Stop the app as a crash would (SIGKILL) and start it again on the same data folder."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        return self.start()
+
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.terminate()
@@ -86,9 +95,19 @@ def server(tmp_path):
     srv.stop()
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"rep_{report.when}", report)
+
+
 @pytest.fixture
-def app(browser, server):
-    """A phone-sized page with the app loaded and Flutter's accessibility tree on."""
+def app(request, browser, server, tmp_path):
+    """A phone-sized page with the app loaded and Flutter's accessibility tree on.
+
+    When the test fails, a screenshot and the server's log are kept beside the test's temp folder.
+    """
     from .driver import Driver
 
     context = browser.new_context(viewport=PHONE)
@@ -96,4 +115,9 @@ def app(browser, server):
     driver = Driver(page, server.url)
     driver.open()
     yield driver
+    report = getattr(request.node, "rep_call", None)
+    if report is not None and report.failed:
+        shot = tmp_path / "failure.png"
+        page.screenshot(path=str(shot))
+        print(f"\nscreenshot of the failure: {shot}\nserver log: {server.log}")
     context.close()

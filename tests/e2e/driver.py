@@ -50,6 +50,20 @@ class Driver:
         self.page.get_by_role(role, name=re.compile(re.escape(name))).first.click()
         self.taps += 1
 
+    def is_disabled(self, ident: str) -> bool:
+        loc = self.wait_id(ident)
+        return loc.locator('[aria-disabled="true"]').count() > 0 or loc.get_attribute("aria-disabled") == "true"
+
+    def wait_any(self, *idents: str, timeout: int = DEFAULT_TIMEOUT) -> str:
+        """Wait until one of the identifiers is on screen; return it."""
+        deadline = time.monotonic() + timeout / 1000
+        while time.monotonic() < deadline:
+            for ident in idents:
+                if self.by_id(ident).count():
+                    return ident
+            time.sleep(0.05)
+        raise AssertionError(f"none of {idents} came on screen")
+
     def type(self, ident: str, text: str) -> None:
         loc = self.wait_id(ident)
         box = loc.locator("input, textarea").first

@@ -22,7 +22,7 @@ def total(app, side: int) -> int:
     return int(text.split(":")[-1].split()[0]) if ":" in text else int(text.split()[-1])
 
 
-def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0)):
+def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0), then="end-hand"):
     app.tap("end-hand")
     app.wait_id("save-hand")
     app.tap(f"most-{most}")
@@ -33,7 +33,7 @@ def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0)):
         for _ in range(extra):
             app.tap(f"xeris-{side}-plus")
     app.tap("save-hand")
-    app.wait_id("end-hand")
+    app.wait_id(then)
 
 
 def test_a_classic_match_to_151_with_live_xeris_a_jack_xeri_and_the_251_extension(app):
@@ -77,9 +77,9 @@ def test_a_four_player_partnership_match_over_an_agreed_number_of_hands(app):
     app.tap("xeri-1")            # Eleni (team 2) sits second
     enter_hand(app, most=1, counting=(1, 11), ten=1, two=1)
     app.see("Eleni deals, Sofia leads")
-    enter_hand(app, most=1, counting=(1, 11), ten=1, two=1)
-    app.wait_id("winner")
+    enter_hand(app, most=1, counting=(1, 11), ten=1, two=1, then="winner")
     app.see("Eleni & Petros wins!")
+    assert (total(app, 0), total(app, 1)) == (18, 42)
 
 
 def test_an_impossible_hand_is_explained_and_nothing_is_saved(app):
@@ -91,7 +91,7 @@ def test_an_impossible_hand_is_explained_and_nothing_is_saved(app):
         app.tap("jack-xeris-1-plus")
     app.see("3 jack xeris in one hand: four jacks allow at most 2.")
     assert "3 jack xeris" in app.text_of("save-reason")
-    app.tap("save-hand")           # disabled: nothing happens
+    assert app.is_disabled("save-hand")
     app.tap("back")
     app.wait_id("end-hand")
     app.see("No hands yet")
@@ -117,18 +117,29 @@ def test_undo_and_edit_a_hand_change_the_totals(app):
     assert (total(app, 0), total(app, 1)) == (3 + 15 + 1, 5 + 1)
 
 
-def test_live_xeri_taps_survive_a_page_reload(app):
+def reopen_match(app):
+    if app.wait_any("continue-match", "end-hand", timeout=60_000) == "continue-match":
+        app.tap("continue-match")
+    app.wait_id("end-hand")
+
+
+def test_live_xeri_taps_survive_a_page_reload_and_a_killed_app(app, server):
     start_two_player_match(app)
     app.tap("xeri-0")
     app.tap("xeri-0")
     app.tap("jack-xeri-1")
     app.see("Jack xeri for Ben")
     app.reload()
-    app.tap("continue-match")
-    app.wait_id("end-hand")
-    assert "2" in app.text_of("xeri-0") and "1" in app.text_of("jack-xeri-1")
+    reopen_match(app)
+    assert "now 2" in app.text_of("xeri-0") and "now 1" in app.text_of("jack-xeri-1")
+    server.restart()                     # the app is killed mid-hand and started again
+    app.url = server.url
+    app.open()
+    reopen_match(app)
+    assert "now 2" in app.text_of("xeri-0") and "now 1" in app.text_of("jack-xeri-1")
     app.tap("end-hand")
-    assert app.text_of("xeris-0-value").endswith("2")
+    app.wait_id("save-hand")
+    assert app.text_of("xeris-0-value").strip().endswith("2")
 
 
 def test_switching_to_greek_shows_greek_labels(app):
