@@ -697,7 +697,8 @@ class Store:
         """The match file (docs/match-file.md) of a stored match, with its id and times in `meta`."""
         with self._lock:
             record = self.get(match_id)
-            return dumps(record.match, meta={"id": record.id, "created": record.created, "finished": record.finished})
+            return dumps(record.match, meta={"id": record.id, "created": record.created, "finished": record.finished,
+                                             "abandoned": record.abandoned})
 
     def import_match(self, text: str) -> MatchRecord:
         """Store the match in a match file; `MatchFileError` if it cannot be read.
@@ -729,6 +730,8 @@ class Store:
             finished = meta.get("finished") if _is_time(meta.get("finished")) else None
             player_ids = tuple(tuple(self.player_id(name) for name in side.members) for side in match.sides)
             record = new_record(match_id, match, created, player_ids, finished)
+            if meta.get("abandoned") is True and not standing(match, strict=False).is_over:
+                record = replace(record, abandoned=True)
             record = with_names(record, self._names())
             return self._write_match(record, new=True)
 

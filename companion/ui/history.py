@@ -89,7 +89,6 @@ def record_screen(s: AppState) -> list[ft.Control]:
     st = standing(match, strict=False)
     out: list[ft.Control] = [header(s, " · ".join(side.name for side in match.sides))]
     out += notices(s)
-    out += confirm_box(s)
     out.append(card(
         ft.Row([ft.Column([ft.Text(side.name, color=SIDE_COLORS[i], weight=ft.FontWeight.W_700, size=15),
                            ft.Text(str(st.totals[i]), size=36, weight=ft.FontWeight.W_800)],
@@ -116,7 +115,7 @@ def record_screen(s: AppState) -> list[ft.Control]:
         for t in record.trail:
             rows.append(ft.Text(tr(f"trail.{t.action}", n=t.hand + 1, at=t.at[:16].replace("T", " ")), size=14))
         out.append(section(tr("trail.title"), card(*rows, padding=12), ident="trail"))
-    return out
+    return out, confirm_box(s)
 
 
 def what_if_section(s: AppState) -> list[ft.Control]:

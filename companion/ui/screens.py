@@ -119,20 +119,25 @@ def setup(s: AppState) -> list[ft.Control]:
         for team in range(2):
             teams.append(card(
                 ft.Text(tr("setup.team", n=team + 1), weight=ft.FontWeight.W_700, color=SIDE_COLORS[team]),
-                ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=None,
+                ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=d.team_names[team],
+                                              key=f"team-{team}-{d.fields}",
                                               on_change=lambda e, t=team: s.setup_team_name(t, e.control.value),
                                               expand=True), f"team-{team}")]),
                 name_field(2 * team, tr("setup.player", n=2 * team + 1)),
                 name_field(2 * team + 1, tr("setup.player", n=2 * team + 2)),
                 padding=12))
-        out.append(section(tr("setup.players"), *teams, note=tr("setup.partners_note")))
+        out.append(section(tr("setup.players"), *teams,
+                           note=tr("setup.partners_note") + " " + tr("setup.seating_note",
+                                                                     direction=tr(f"direction.{d.direction}"))))
     else:
-        out.append(section(tr("setup.players"), *[name_field(i, tr("setup.player", n=i + 1)) for i in range(d.seats)]))
+        note = tr("setup.seating_note", direction=tr(f"direction.{d.direction}")) if d.seats > 2 else None
+        out.append(section(tr("setup.players"), *[name_field(i, tr("setup.player", n=i + 1)) for i in range(d.seats)],
+                           note=note))
 
     presets = []
     for name in preset_names():
         rules = preset(name)
-        fits = d.seats in rules.players or (d.layout == "partners") == rules.partnerships or d.layout == "two"
+        fits = d.seats in rules.players and (d.layout == "partners") == rules.partnerships
         if not fits and name != d.preset:
             continue
         selected = d.preset == name
@@ -214,7 +219,6 @@ def scoreboard(s: AppState) -> list[ft.Control]:
                  "match-rules"),
     ])]
     out += notices(s)
-    out += confirm_box(s)
     out.append(labelled(ft.Text(s.goal_line(), size=16, color=ft.Colors.ON_SURFACE_VARIANT,
                                 text_align=ft.TextAlign.CENTER), "goal-line"))
     boxes = []
@@ -248,16 +252,17 @@ def scoreboard(s: AppState) -> list[ft.Control]:
         out.append(live_panel(s))
         out.append(primary(tr("match.end_hand"), lambda: s.end_hand(), "end-hand", icon=ft.Icons.EDIT_NOTE))
     out += hands_list(s)
-    if match.hands and not st.is_over:
-        out.append(ft.Row([
-            secondary(tr("match.undo_hand"), lambda: s.ask("undo"), "undo-hand", icon=ft.Icons.UNDO, expand=True),
-            secondary(tr("match.abandon"), lambda: s.ask("abandon"), "abandon-match", icon=ft.Icons.CLOSE,
-                      expand=True, danger=True),
-        ]))
-    elif not st.is_over:
-        out.append(secondary(tr("match.abandon"), lambda: s.ask("abandon"), "abandon-match", icon=ft.Icons.CLOSE,
-                             danger=True))
-    return out
+    actions = []
+    if match.hands:
+        actions.append(secondary(tr("match.undo_hand"), lambda: s.ask("undo"), "undo-hand", icon=ft.Icons.UNDO,
+                                 expand=True))
+    if not st.is_over:
+        actions.append(secondary(tr("match.abandon"), lambda: s.ask("abandon"), "abandon-match",
+                                 icon=ft.Icons.CLOSE, expand=True, danger=True))
+    if actions:
+        out.append(ft.Row(actions))
+    # The question stays in reach below the scrolling part, whichever button asked it.
+    return out, confirm_box(s)
 
 
 def confirm_box(s: AppState) -> list[ft.Control]:

@@ -19,6 +19,7 @@ from ..explain import goal_text, join_names, problem_text
 from ..i18n import LANGUAGES, Translator
 from ..presets import preset, preset_names
 from ..records import MatchRecord
+from ..storage import StorageError
 from ..sheet import sheet_text
 from .draft import EntryDraft
 
@@ -33,6 +34,14 @@ def intent(method):
     def run(self, *args, **kwargs):
         try:
             return method(self, *args, **kwargs)
+        except StorageError as exc:
+            # The match went away under this session (another session deleted it, or its file was
+            # damaged): an escaping exception would end the whole page, so go home and say why.
+            self.record = self.store.unfinished() if not self.store.closed else None
+            self.viewing = None
+            self._reset_match_view()
+            self.history, self.screen = [], "home"
+            self.notice = self.tr("notice.storage_error", reason=str(exc))
         finally:
             self.revision = getattr(self, "revision", 0) + 1
 
@@ -219,6 +228,7 @@ class HistoryIntents:
             self.store.abandon(self.record.id)
         self.record = self.store.resume(self.viewing.id)
         self.viewing = None
+        self._reset_match_view()
         self.history = ["home"]
         self.screen = "match"
 
@@ -230,7 +240,7 @@ class HistoryIntents:
             self.record = None
         self.viewing = None
         self.screen = "history"
-        self.history = [h for h in self.history if h != "record"]
+        self.history = [h for h in self.history if h not in ("record", "history")]
         self.notice = self.tr("notice.deleted")
 
     @intent
@@ -301,11 +311,18 @@ class HistoryIntents:
         if jack25:
             rules = rules.with_overrides(jack_xeri_points=25)
         self.what_if_choice = (preset_name, jack25)
+        self.notice = None
         try:
             self.what_if_result = what_if(match, rules)
-        except (WhatIfError, RulesError, MatchError) as exc:
+        except WhatIfError as exc:
             self.what_if_result = None
-            self.notice = self.tr("whatif.cannot", reason=str(exc))
+            names = [side.name for side in match.sides]
+            reason = problem_text(exc.problems[0], names, self.tr) if exc.problems else str(exc)
+            where = self.tr("match.hand_n", n=exc.hand + 1) + ": " if exc.hand is not None else ""
+            self.notice = self.tr("whatif.cannot", rules=self.tr(f"rules.{preset_name}.title"), reason=where + reason)
+        except (RulesError, MatchError) as exc:
+            self.what_if_result = None
+            self.notice = self.tr("whatif.cannot", rules=self.tr(f"rules.{preset_name}.title"), reason=str(exc))
 
     @intent
     def export_all(self) -> None:
@@ -351,8 +368,10 @@ class AppState(HistoryIntents):
         return Translator(self.lang)
 
     def _damaged_text(self, damaged: Any) -> str:
-        name = getattr(damaged, "match_name", None) or getattr(damaged, "path", "")
-        return self.tr("notice.damaged", name=name, moved=getattr(damaged, "moved_to", getattr(damaged, "new_path", "")))
+        name = damaged.match_name or damaged.path.name
+        if damaged.new_path is None:
+            return self.tr("notice.damaged_newer", name=name)
+        return self.tr("notice.damaged", name=name, moved=str(damaged.new_path))
 
     # --- navigation -----------------------------------------------------------------------------
     @intent
@@ -373,12 +392,22 @@ class AppState(HistoryIntents):
         if self.screen == "entry" and self.draft is None:
             self.screen = "match"
 
+    def _reset_match_view(self) -> None:
+        """Forget what belonged to the match on screen: a pending question, a form, an opened hand."""
+        self.confirm = None
+        self.draft, self.editing, self.breakdown, self.flash = None, None, None, None
+
+    def _fresh(self) -> None:
+        """Read the match in play again: another session (web mode serves several) may have changed it."""
+        if self.record is not None:
+            self.record = self.store.get(self.record.id)
+
     @intent
     def home(self) -> None:
         self.history = []
         self.screen = "home"
-        self.confirm = self.notice = None
-        self.draft, self.editing, self.breakdown, self.flash = None, None, None, None
+        self.notice = None
+        self._reset_match_view()
 
     # --- the match in play ----------------------------------------------------------------------
     @property
@@ -395,6 +424,7 @@ class AppState(HistoryIntents):
 
     @intent
     def continue_match(self) -> None:
+        self._fresh()
         if self.record:
             self.go("match")
 
@@ -417,17 +447,19 @@ class AppState(HistoryIntents):
     # setup taps
     @intent
     def setup_layout(self, layout: str) -> None:
-        self.setup.layout = layout
-        if layout == "partners":
-            self.setup.load_preset("partnership") if self.setup.preset != "partnership" else None
-            self.setup.layout = "partners"
-        elif layout in ("three", "four") and not set(preset(self.setup.preset).players) & {3, 4}:
-            self.setup.load_preset("greek-online")
-            self.setup.layout = layout
-        elif layout == "two" and self.setup.preset == "partnership":
-            self.setup.load_preset("classic")
-        if self.setup.first_dealer is not None and self.setup.first_dealer >= self.setup.seats:
-            self.setup.first_dealer = 0
+        d = self.setup
+        d.layout = layout
+        rules = preset(d.preset)
+        if layout == "partners" and not rules.partnerships:
+            d.load_preset("partnership")
+        elif layout != "partners" and (rules.partnerships or LAYOUT_SEATS[layout] not in rules.players):
+            d.load_preset("classic" if layout == "two" else "greek-online")
+        d.layout = layout
+        if d.first_dealer is not None and d.first_dealer >= d.seats:
+            d.first_dealer = 0
+        # The name fields show what `names` holds for the new layout.
+        d.shown_names = list(d.names)
+        d.fields += 1
 
     @intent
     def setup_name(self, index: int, name: str) -> None:
@@ -451,6 +483,8 @@ class AppState(HistoryIntents):
         rules = preset(name)
         if not rules.partnerships and layout != "partners" and LAYOUT_SEATS[layout] in rules.players:
             self.setup.layout = layout
+        self.setup.shown_names = list(self.setup.names)
+        self.setup.fields += 1
 
     @intent
     def setup_option(self, key: str, value: Any) -> None:
@@ -479,13 +513,14 @@ class AppState(HistoryIntents):
         except (RulesError, MatchError) as exc:
             self.notice = str(exc)
             return
+        self._fresh()
         if self.record and not standing(self.record.match).is_over:
             self.store.abandon(self.record.id)
         self.record = self.store.create_match(match)
         self.store.update_settings(last_rules=self.setup.preset)
+        self._reset_match_view()
         self.history = ["home"]
         self.screen = "match"
-        self.flash = None
         self.notice = tr("notice.started", dealer=match.seats[first].player)
 
     # live taps
@@ -494,6 +529,7 @@ class AppState(HistoryIntents):
 
     @intent
     def tap_xeri(self, seat: int, kind: str = "xeri") -> None:
+        self._fresh()
         if not self.record:
             return
         self.record = self.store.set_live(self.record.id, self.record.live.tap(seat, kind))
@@ -503,6 +539,7 @@ class AppState(HistoryIntents):
 
     @intent
     def undo_tap(self) -> None:
+        self._fresh()
         if self.record and self.record.live.taps:
             last = self.record.live.taps[-1]
             self.record = self.store.set_live(self.record.id, self.record.live.undo())
@@ -511,6 +548,7 @@ class AppState(HistoryIntents):
     # hand entry
     @intent
     def end_hand(self) -> None:
+        self._fresh()
         if not self.record or standing(self.match).is_over:
             return
         n = len(self.match.sides)
@@ -522,7 +560,8 @@ class AppState(HistoryIntents):
 
     @intent
     def edit_hand(self, index: int) -> None:
-        if not self.record:
+        self._fresh()
+        if not self.record or not 0 <= index < len(self.record.match.hands):
             return
         self.draft = EntryDraft.from_entry(self.match.hands[index], self.match.rules)
         self.editing = index
@@ -585,7 +624,10 @@ class AppState(HistoryIntents):
             self.notice = problem_text(exc.problems[0], self.side_names, self.tr)
             return
         except MatchError as exc:
-            self.notice = self.tr("notice.edit_ends_match", hand=getattr(exc, "decided_at", 0) + 1)
+            if self.editing is None:
+                self.notice = self.tr("notice.match_over")
+            else:
+                self.notice = self.tr("notice.edit_ends_match", hand=(getattr(exc, "decided_at", None) or 0) + 1)
             return
         self.draft, self.editing = None, None
         self.flash = index
@@ -629,6 +671,7 @@ class AppState(HistoryIntents):
 
     @intent
     def undo_last_hand(self) -> None:
+        self._fresh()
         if self.record and self.record.match.hands:
             n = len(self.record.match.hands)
             self.record = self.store.undo_hand(self.record.id)
@@ -651,7 +694,7 @@ class AppState(HistoryIntents):
         st = standing(old)
         match = Match.new(old.rules, old.sides, old.goal, first_dealer=st.next_dealer)
         self.record = self.store.create_match(match)
-        self.flash = self.breakdown = None
+        self._reset_match_view()
         self.history = ["home"]
         self.screen = "match"
         self.notice = self.tr("notice.started", dealer=match.seats[match.first_dealer].player)

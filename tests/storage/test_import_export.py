@@ -32,7 +32,8 @@ def test_an_exported_match_imports_into_another_store_unchanged(store, tmp_path)
     text = store.export_match(record.id)
     assert loads(text) == record.match
     meta = json.loads(text)["meta"]
-    assert meta == {"id": record.id, "created": record.created, "finished": record.finished}
+    assert meta == {"id": record.id, "created": record.created, "finished": record.finished,
+                    "abandoned": record.abandoned}
     with Store(tmp_path / "elsewhere") as other:
         imported = other.import_match(text)
         assert (imported.id, imported.created, imported.finished) == (record.id, record.created, record.finished)
@@ -155,3 +156,12 @@ def test_an_empty_match_has_a_csv_sheet_of_headers_only(store):
     record = store.create_match(new_match("Άννα", "Βασίλης"))
     assert read_csv(store.export_csv(record.id)) == [
         ["Hand", "Dealer", "Άννα points", "Βασίλης points", "Άννα total", "Βασίλης total"]]
+
+
+def test_an_abandoned_match_stays_abandoned_through_export_and_import(store, tmp_path):
+    record = store.create_match(Match.new(CLASSIC, [Side("Anna"), Side("Ben")], Goal(hands=5)))
+    record = store.record_hand(record.id, hand_for(3))
+    store.abandon(record.id)
+    with Store(tmp_path / "elsewhere") as other:
+        imported = other.import_match(store.export_match(record.id))
+        assert imported.abandoned and other.unfinished() is None

@@ -179,3 +179,56 @@ def test_every_intent_moves_the_revision_on_so_the_page_redraws(state):
     before = state.revision
     state.setup_name(0, "Zoe")  # changes only a nested value
     assert state.revision == before + 1
+
+
+def test_two_sessions_tapping_xeris_on_one_match_keep_both_taps(store):
+    a = AppState(store)
+    start(a)
+    b = AppState(store)          # a second phone opens the app on the same match
+    b.continue_match()
+    a.tap_xeri(0, "xeri")
+    b.tap_xeri(1, "xeri")
+    assert store.get(a.record.id).live.per_side([0, 1], 2) == ((1, 1), (0, 0))
+
+
+def test_a_match_deleted_by_another_session_brings_this_one_home_with_a_message(store):
+    a, b = AppState(store), AppState(store)
+    start(a)
+    b.delete_match(a.record.id)
+    a.tap_xeri(0, "xeri")
+    assert a.screen == "home" and a.record is None and "could not be opened" in a.notice
+
+
+def test_a_question_left_open_does_not_follow_into_the_rematch(state):
+    start(state, goal={"goal_kind": "hands", "hands": 1})
+    enter(state)
+    state.ask("edit", 0)
+    state.rematch()
+    assert state.confirm is None and state.flash is None and state.breakdown is None
+
+
+def test_the_last_hand_can_be_undone_even_after_it_decided_the_match(state):
+    start(state, goal={"goal_kind": "hands", "hands": 1})
+    enter(state)
+    assert state.standing.is_over
+    state.ask("undo")
+    state.confirmed()
+    assert not state.standing.is_over and state.match.hands == ()
+
+
+def test_switching_layout_shows_the_names_that_will_be_used(state):
+    state.new_match()
+    state.setup_name(0, "Zoe")
+    state.setup_name(1, "Yan")
+    fields = state.setup.fields
+    state.setup_layout("partners")
+    assert state.setup.shown_names[:2] == ["Zoe", "Yan"] and state.setup.fields > fields
+
+
+def test_three_players_are_only_offered_rule_sets_for_three(state):
+    state.new_match()
+    state.setup_layout("three")
+    assert state.setup.preset == "greek-online" and state.setup.seats == 3
+    state.setup_layout("partners")
+    state.setup_layout("three")
+    assert state.setup.preset == "greek-online" and not state.setup.rules().partnerships
