@@ -165,6 +165,8 @@ class HistoryItem:
     winner: int | None
     abandoned: bool
     player_ids: tuple[tuple[str, ...], ...]
+    when: str = ""
+    """The full timestamp the list is sorted by (finished, else last changed)."""
 
 
 class HistoryIntents:
@@ -191,10 +193,10 @@ class HistoryIntents:
                 continue
             if self.history_rules and s.rules != self.history_rules:
                 continue
-            items.append(HistoryItem(s.id, (s.finished or s.updated or s.created)[:10], tuple(s.sides), s.rules,
-                                     tuple(s.totals), s.winner, bool(s.abandoned and s.is_playing),
-                                     tuple(s.player_ids)))
-        return sorted(items, key=lambda i: i.date + i.id, reverse=True)
+            when = s.finished or s.updated or s.created
+            items.append(HistoryItem(s.id, when[:10], tuple(s.sides), s.rules, tuple(s.totals), s.winner,
+                                     bool(s.abandoned and s.is_playing), tuple(s.player_ids), when))
+        return sorted(items, key=lambda i: (i.when, i.id), reverse=True)
 
     def recent_matches(self, limit: int = 3) -> list[HistoryItem]:
         return self.history_items()[:limit] if not (self.history_player or self.history_rules) else []

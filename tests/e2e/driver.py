@@ -65,10 +65,17 @@ class Driver:
         raise AssertionError(f"none of {idents} came on screen")
 
     def type(self, ident: str, text: str) -> None:
+        """Type into a text field. Flutter may swap its editing element while the page redraws after
+        the previous field's text arrived; text that went into a discarded element is typed again."""
         loc = self.wait_id(ident)
-        box = loc.locator("input, textarea").first
-        box.click()
-        box.fill(text)
+        for _ in range(4):
+            box = loc.locator("input, textarea").first
+            box.click()
+            box.fill(text)
+            time.sleep(0.25)
+            box = loc.locator("input, textarea").first
+            if box.count() and box.input_value() == text:
+                break
         self.taps += 1
 
     def text_of(self, ident: str) -> str:

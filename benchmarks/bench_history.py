@@ -1,0 +1,190 @@
+"""History speed through the view model: opening the history and a player's page over stored matches.
+
+Stores of 100 and 1,000 finished classic matches of 10 valid hands each are written through the Store
+API into a temporary folder (one evening apart, so the wins-per-month chart has a year and more of
+months). Then, median of several runs:
+
+(a) opening the history: `AppState(store).history_items()` on a fresh AppState, the store already
+    listed once (as in the running app), and its first call on a store just opened;
+(b) a player's page, as the page computes it: `AppState.player_page()` for the player at every table
+    (the worst case), cold (a store just opened and a fresh AppState: every match file is read and
+    scored), on a fresh AppState whose store already holds the records, and warm (a second call).
+
+Opening the store itself is timed apart (it is not part of the figures above).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+from companion.engine import Goal, Match, Side
+from companion.presets import preset
+from companion.stats import score_history
+from companion.storage import Store
+from companion.ui.state import AppState
+
+from .bench_stats import classic_hand
+
+HANDS = 10
+SIZES = (100, 1000)
+RUNS = 15
+"""Runs per figure on an open store."""
+COLD_RUNS = 9
+"""Runs per figure that open the store again each time."""
+GOAL_MS = 200
+LINEAR = 10 * 1.2
+"""No worse than linear: the 1000/100 ratio at most 10, with 20% for timing noise."""
+NOISE_MS = 2.0
+"""Or at most this far above ten times the 100-match figure: a ratio of sub-millisecond timings is mostly noise."""
+ME = "Anna"
+"""The player whose page is timed; she sits at every table, the worst case."""
+OTHERS = ("Ben", "Chris", "Dora", "Eleni", "Fotis")
+
+
+class Clock:
+    """The store's clock: one evening per match, from 2023 on."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2023, 1, 1, 19, 0, tzinfo=timezone.utc)
+
+    def __call__(self) -> str:
+        return self.now.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def build(folder: Path, count: int, seed: int = 151) -> float:
+    """Write `count` finished matches through the Store API; returns the seconds it took."""
+    rng = random.Random(seed)
+    classic = preset("classic")
+    clock = Clock()
+    start = time.perf_counter()
+    with Store(folder, clock=clock) as store:
+        for n in range(count):
+            clock.now += timedelta(days=1) if n % 3 == 0 else timedelta(minutes=40)
+            match = Match(rules=classic, sides=(Side(ME), Side(rng.choice(OTHERS))), goal=Goal(hands=HANDS),
+                          hands=tuple(classic_hand(rng) for _ in range(HANDS)))
+            record = store.create_match(match)
+            assert record.finished is not None and len(record.match.hands) == HANDS
+    return time.perf_counter() - start
+
+
+class Timing(NamedTuple):
+    median: float
+    """Median ms of the runs: the figure reported."""
+    best: float
+    """The fastest run, ms: shows the cost without garbage collection and other noise."""
+
+
+def median_ms(work: Callable[[], object], runs: int = RUNS) -> Timing:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append((time.perf_counter() - start) * 1000)
+    return Timing(statistics.median(times), min(times))
+
+
+def cold_ms(folder: Path, work: Callable[[Store], object], runs: int = COLD_RUNS) -> Timing:
+    """`work(store)` on a store opened afresh for each run (opening not timed)."""
+    times = []
+    for _ in range(runs):
+        with Store(folder) as store:
+            start = time.perf_counter()
+            work(store)
+            times.append((time.perf_counter() - start) * 1000)
+    return Timing(statistics.median(times), min(times))
+
+
+def player_id(store: Store) -> str:
+    return next(p.id for p in store.players() if p.name == ME)
+
+
+def page_of(store: Store, pid: str) -> AppState:
+    state = AppState(store)
+    state.player_shown = pid
+    return state
+
+
+def measure(folder: Path, count: int) -> dict[str, Timing]:
+    out: dict[str, Timing] = {}
+
+    def open_close() -> None:
+        Store(folder).close()
+
+    out["open the store (apart)"] = median_ms(open_close, COLD_RUNS)
+    out["(a) history, first call on a store just opened"] = cold_ms(folder, lambda s: AppState(s).history_items())
+
+    def cold_page(store: Store) -> None:
+        page = page_of(store, player_id(store)).player_page()
+        assert page["stats"].played == count
+
+    out["(b) player page cold: store just opened, fresh AppState"] = cold_ms(folder, cold_page)
+    out["    of which reading every match file (Store.get on a store just opened)"] = cold_ms(
+        folder, lambda s: [s.get(m.id) for m in s.list_matches()])
+    with Store(folder) as store:
+        records = [store.get(m.id) for m in store.list_matches()]
+    out["    of which scoring them (stats.score_history of the records)"] = median_ms(lambda: score_history(records))
+    with Store(folder) as store:
+        items = AppState(store).history_items()
+        assert len(items) == count
+        out["(a) history: fresh AppState(store).history_items()"] = median_ms(lambda: AppState(store).history_items())
+        pid = player_id(store)
+        page_of(store, pid).player_page()   # the store now holds every record
+        out["(b) player page, fresh AppState, records held by the store"] = median_ms(
+            lambda: page_of(store, pid).player_page())
+        state = page_of(store, pid)
+        state.player_page()
+        out["(b) player page warm: second call on the same AppState"] = median_ms(state.player_page)
+    return out
+
+
+def main() -> None:
+    root = Path(tempfile.mkdtemp(prefix="xeri-bench-history-"))
+    try:
+        results: dict[int, dict[str, Timing]] = {}
+        for count in SIZES:
+            folder = root / f"store-{count}"
+            seconds = build(folder, count)
+            print(f"built {count} matches of {HANDS} classic hands through Store.create_match in {seconds:.1f} s "
+                  f"({seconds * 1000 / count:.1f} ms a match)")
+            results[count] = measure(folder, count)
+        print(f"\nmedian ms ({RUNS} runs on an open store, {COLD_RUNS} when the store is opened again each run); "
+              f"goal: under {GOAL_MS} ms at 1,000 matches, growing no worse than linearly "
+              f"(ratio 1000/100 ≤ 10, counted met up to {LINEAR:.0f}, or within {NOISE_MS:.0f} ms of 10×, "
+              f"for timing noise)")
+        small, large = SIZES
+        verdicts = []
+        for label in results[small]:
+            (a, a_best), (b, b_best) = results[small][label], results[large][label]
+            ratio = b / a if a else float("inf")
+            goal = ""
+            if label.startswith("("):   # the figures the goal is about; the others explain them
+                linear = ratio <= LINEAR or b - 10 * a <= NOISE_MS
+                met = b < GOAL_MS and linear
+                verdicts.append((label, met, b, ratio))
+                goal = "   goal met" if met else "   goal MISSED"
+                if met and ratio > LINEAR:
+                    goal += f" (ratio over {LINEAR:.0f}, but within {NOISE_MS:.0f} ms of linear)"
+                elif not linear:
+                    goal += (f" (grows faster than linearly; fastest runs {a_best:.1f} → {b_best:.1f} ms, "
+                             f"ratio {b_best / a_best:.1f})")
+            print(f"{label}:\n    {small:>5} matches {a:9.1f} ms   {large:>5} matches {b:9.1f} ms"
+                  f"   ratio {large}/{small} {ratio:5.1f}{goal}")
+        missed = [v for v in verdicts if not v[1]]
+        if missed:
+            print("\nGOAL NOT MET for: " + "; ".join(f"{label} ({ms:.0f} ms at {large}, ratio {ratio:.1f})"
+                                                      for label, _, ms, ratio in missed))
+        else:
+            print(f"\ngoal met: every figure under {GOAL_MS} ms at {large} matches, growing no worse than linearly")
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
