@@ -142,11 +142,14 @@ def match_from_dict(doc: Any, rules_override: str | None = None) -> Match:
     names = [s.name for s in sides]
     hands = []
     for i, h in enumerate(hands_doc):
-        entry = hand_from_dict(h, f"hand {i + 1}")
+        try:
+            entry = hand_from_dict(h, f"hand {i + 1}")
+        except MatchFileError as exc:
+            raise MatchFileError(str(exc), hand=i) from None
         try:
             score_hand(entry, rules, len(sides))
         except InvalidHand as exc:
-            said = "; ".join(problem_text(p, names) for p in exc.problems)
+            said = " ".join(problem_text(p, names) for p in exc.problems)  # each is a sentence
             raise MatchFileError(f"hand {i + 1}: {said}", hand=i, problems=exc.problems) from None
         hands.append(entry)
     match = Match(rules=rules, sides=sides, goal=goal, first_dealer=first, hands=tuple(hands))

@@ -14,6 +14,10 @@ class Suit(enum.Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    # Speed: members are singletons compared by identity, so identity hashing is consistent with
+    # equality; Enum's own __hash__ (hash of the name) is a Python call on every card lookup.
+    __hash__ = object.__hash__
+
     @property
     def symbol(self) -> str:
         """The suit's symbol: ♣ ♦ ♥ ♠."""
@@ -42,11 +46,15 @@ class Rank(enum.Enum):
     THREE = "3"
     TWO = "2"
 
+    __hash__ = object.__hash__  # speed: see Suit
+
 
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_BY_TEXT = {s.value: s for s in Suit} | {v: k for k, v in _SUIT_SYMBOLS.items()}
 _SUIT_BY_TEXT |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
 _RANK_BY_TEXT = {r.value: r for r in Rank} | {"T": Rank.TEN, "1": Rank.ACE}
+_RANK_ORDER = {r: i for i, r in enumerate(Rank)}
+_SUIT_ORDER = {s: i for i, s in enumerate(Suit)}
 
 DECK_SIZE = 52
 """Cards in the deck: every hand's captured cards add up to this."""
@@ -56,7 +64,7 @@ class CardError(ValueError):
     """A card code that names no card of the deck."""
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Card:
     """One card of the deck."""
 
@@ -69,6 +77,11 @@ class Card:
     def from_code(cls, text: str) -> Card:
         """Parse `10D`, `2c`, `JS` or `10♦` into a card."""
         return parse_card(text)
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Order of the deck: by rank (A K Q J 10 … 2), then suit (♣ ♦ ♥ ♠)."""
+        return (_RANK_ORDER[self.rank], _SUIT_ORDER[self.suit])
 
     @property
     def code(self) -> str:
@@ -89,7 +102,8 @@ def parse_card(text: str) -> Card:
     s = str(text).strip().upper()
     if len(s) < 2 or s[-1] not in _SUIT_BY_TEXT or s[:-1] not in _RANK_BY_TEXT:
         raise CardError(f"{text!r} is not a card: write a rank (A K Q J 10 9 … 2) and a suit (C D H S or ♣ ♦ ♥ ♠)")
-    return Card(_RANK_BY_TEXT[s[:-1]], _SUIT_BY_TEXT[s[-1]])
+    # The deck's own card: equal cards that are also identical compare without a call.
+    return _DECK_CARDS[_RANK_BY_TEXT[s[:-1]], _SUIT_BY_TEXT[s[-1]]]
 
 
 def card_name(card: Card) -> str:
@@ -107,7 +121,8 @@ def parse_rank(text: str) -> Rank:
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 """The 52 cards, suit by suit."""
+_DECK_CARDS = {(c.rank, c.suit): c for c in DECK}
 
-TEN_OF_DIAMONDS = Card(Rank.TEN, Suit.DIAMONDS)
-TWO_OF_CLUBS = Card(Rank.TWO, Suit.CLUBS)
-TWO_OF_SPADES = Card(Rank.TWO, Suit.SPADES)
+TEN_OF_DIAMONDS = _DECK_CARDS[Rank.TEN, Suit.DIAMONDS]
+TWO_OF_CLUBS = _DECK_CARDS[Rank.TWO, Suit.CLUBS]
+TWO_OF_SPADES = _DECK_CARDS[Rank.TWO, Suit.SPADES]

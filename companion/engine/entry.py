@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
-from .cards import DECK, DECK_SIZE, Card, Rank, TEN_OF_DIAMONDS
+from .cards import DECK_SIZE, Card, Rank, TEN_OF_DIAMONDS
 from .rules import RuleSet
 
 PER_SIDE_FIELDS = ("cards", "counting", "xeris", "jack_xeris")
@@ -118,7 +118,7 @@ def _is_whole(value: Any) -> bool:
 
 
 def _side_ok(value: Any, sides: int) -> bool:
-    return _is_whole(value) and 0 <= value < sides
+    return (type(value) is int or _is_whole(value)) and 0 <= value < sides  # speed: the usual case first
 
 
 def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem, ...]:
@@ -135,6 +135,10 @@ def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem
             add(Problem("missing", field="counting"))
         else:
             per_side["counting"] = entry.counting
+            if rules.counting_ranks and rules.counting_point is None:
+                # Counts alone cannot say what cards of differently valued ranks are worth.
+                add(Problem("counting_needs_exact", field="counting",
+                            values={"ranks": " ".join(r.value for r in rules.counting_ranks)}))
     elif len(entry.held) != sides:
         add(Problem("wrong_side_count", field="held", values={"given": len(entry.held), "expected": sides}))
     for name, values in per_side.items():
@@ -146,6 +150,8 @@ def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem
     # Every number a whole number, 0 or more.
     for name, values in per_side.items():
         for side, value in enumerate(values):
+            if type(value) is int and value >= 0:
+                continue  # speed: the usual case, settled without a call
             if not _is_whole(value):
                 add(Problem("not_whole", side, name, {"value": value}))
             elif value < 0:
@@ -177,10 +183,23 @@ def _special(name: str, rules: RuleSet) -> Card:
     return TEN_OF_DIAMONDS if name == "ten_of_diamonds" else rules.two
 
 
+def _lists_each_scoring_card_once(held: tuple[tuple[Card, ...], ...], rules: RuleSet) -> bool:
+    """True when the held cards are the rule set's scoring cards, each listed once, and nothing else.
+
+    Speed: the usual case, settled by a set comparison at C speed rather than card by card.
+    """
+    listed = [card for cards in held for card in cards if isinstance(card, Card)]
+    expected = rules._scoring_card_set
+    return len(listed) == sum(map(len, held)) == len(expected) and set(listed) == expected
+
+
 def _held_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
+    held = entry.held or ()
+    if _lists_each_scoring_card_once(held, rules):
+        return []  # the walk below only needs to run to say what is wrong, in order
     problems = []
     seen: dict[Card, int] = {}
-    for side, cards in enumerate(entry.held or ()):
+    for side, cards in enumerate(held):
         for card in cards:
             if not isinstance(card, Card):
                 problems.append(Problem("not_a_card", side, "held", {"value": card}))
@@ -191,8 +210,8 @@ def _held_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
                                         {"card": card.label, "other": seen[card], "same_side": seen[card] == side}))
             else:
                 seen[card] = side
-    for card in DECK:
-        if rules.is_scoring(card) and card not in seen:
+    for card in rules.scoring_cards:
+        if card not in seen:
             code = {TEN_OF_DIAMONDS: "ten_of_diamonds_missing", rules.two: "two_missing"}.get(card, "card_missing")
             problems.append(Problem(code, None, "held", {"card": card.label}))
     return problems
@@ -220,19 +239,27 @@ def _total_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
 
 
 def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem]:
+    """Checks of each side's numbers against each other; only asked once the entry is otherwise sound."""
     problems = []
-    counting = entry.counting_of(rules)
-    ten, two = entry.ten_holder(), entry.two_holder(rules)
+    held = entry.held
+    if held is None:
+        counting, ten, two = entry.counting, entry.ten_of_diamonds, entry.two
+        ten_counts, two_counts = rules.ten_of_diamonds_counts, rules.two_counts
     jack_counts = Rank.JACK in rules.counting_ranks
     for side in range(sides):
-        # Special cards that are not of a counting rank sit in the pile beside the counting cards.
-        needed = counting[side]
-        if ten == side and not rules.is_counting(TEN_OF_DIAMONDS):
-            needed += 1
-        if two == side and not rules.is_counting(rules.two):
-            needed += 1
-        if entry.held is None and ten == side and rules.is_counting(TEN_OF_DIAMONDS) and counting[side] < 1:
-            problems.append(Problem("ten_not_in_counting", side, "counting", {"card": TEN_OF_DIAMONDS.label}))
+        if held is None:
+            # Special cards that are not of a counting rank sit in the pile beside the counting cards.
+            needed = counting[side]
+            if ten == side and not ten_counts:
+                needed += 1
+            if two == side and not two_counts:
+                needed += 1
+            if ten == side and ten_counts and counting[side] < 1:
+                problems.append(Problem("ten_not_in_counting", side, "counting", {"card": TEN_OF_DIAMONDS.label}))
+        else:
+            # The held checks passed, so the side lists each of its counting and special cards once:
+            # the same number as its counting cards plus its special cards of no counting rank.
+            needed = len(held[side])
         if entry.cards is not None:
             cards = entry.cards[side]
             if cards < needed:
@@ -242,10 +269,10 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
                 problems.append(Problem("too_many_xeris", side, "xeris",
                                         {"xeris": xeris, "cards": cards, "needed": 2 * xeris}))
         if jack_counts and entry.jack_xeris[side]:
-            if entry.held is None:
+            if held is None:
                 jacks = counting[side]
             else:
-                jacks = sum(1 for c in entry.held[side] if c.rank is Rank.JACK)
+                jacks = sum(1 for c in held[side] if c.rank is Rank.JACK)
             needed_jacks = rules.jacks_per_jack_xeri * entry.jack_xeris[side]
             if jacks < needed_jacks:
                 problems.append(Problem("jack_xeris_need_jacks", side, "jack_xeris",

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .cards import Card, Rank, TEN_OF_DIAMONDS, parse_card, parse_rank
+from .cards import DECK, Card, Rank, TEN_OF_DIAMONDS, parse_card, parse_rank
 
 
 class Direction(enum.Enum):
@@ -183,6 +183,28 @@ class RuleSet:
         """Card points handed out in a hand with a clear majority (classic: 25)."""
         counting = sum(4 * self.rank_points[r] for r in self.counting_ranks)
         return counting + self.ten_of_diamonds_extra + self.two_extra + self.majority_points
+
+    # --- figures the checks and the scoring read for every hand -----------------------------------
+    # Speed: worked out once per rule set, so checking a hand need not walk the deck asking
+    # `is_scoring` card by card, nor ask `is_counting` of the special cards.
+    @cached_property
+    def scoring_cards(self) -> tuple[Card, ...]:
+        """Every counting and special card, in deck order: what an exact entry lists, each once."""
+        return tuple(c for c in DECK if self.is_scoring(c))
+
+    @cached_property
+    def _scoring_card_set(self) -> frozenset[Card]:
+        return frozenset(self.scoring_cards)
+
+    @cached_property
+    def ten_of_diamonds_counts(self) -> bool:
+        """True when the 10♦ is also a counting card (its rank counts)."""
+        return self.is_counting(TEN_OF_DIAMONDS)
+
+    @cached_property
+    def two_counts(self) -> bool:
+        """True when the special two is also a counting card (its rank counts)."""
+        return self.is_counting(self.two)
 
     @property
     def max_jack_xeris(self) -> int:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable
 
-from .cards import TEN_OF_DIAMONDS
+from .cards import TEN_OF_DIAMONDS, Card
 from .entry import HandEntry, check_hand
 from .rules import RuleSet
 
@@ -27,6 +28,21 @@ class Line:
     """Points for each one (the majority's value for `majority`); None when cards of a hand differ."""
     note: str = ""
     """Why, as a key: `most`, `tie`, `not_most` for majority; `already_counted` when a special card adds nothing."""
+
+
+# Speed: building a frozen dataclass costs about as much as the rest of scoring a hand, and a
+# hand has 6 lines a side. Lines are immutable values and the possible ones are few (every count
+# is bounded by the deck), so equal lines are built once and shared. `typed` keeps a line of
+# `True` (a rule set may value ranks at `true`) apart from a line of 1.
+_line = lru_cache(maxsize=4096, typed=True)(Line)
+
+
+@lru_cache(maxsize=64, typed=True)
+def _special_lines(ten_extra: int, ten_note: str, two_extra: int) -> tuple[tuple[Line, Line], tuple[Line, Line]]:
+    """The 10♦ lines and the special two's lines of a side: without the card, then with it."""
+    return ((_line("ten_of_diamonds", 0, 0, ten_extra, ten_note),
+             _line("ten_of_diamonds", ten_extra, 1, ten_extra, ten_note)),
+            (_line("two", 0, 0, two_extra, ""), _line("two", two_extra, 1, two_extra, "")))
 
 
 @dataclass(frozen=True)
@@ -53,35 +69,61 @@ def hand_winner(points: Iterable[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _holder(held: tuple[tuple[Card, ...], ...], card: Card) -> int | None:
+    """The side listing `card` in a sound exact entry (every scoring card listed once, and only cards).
+
+    Speed: compares rank and suit, which is what card equality compares, without the Python call per
+    card that `card in cards` makes (as in `HandEntry.holder_of`).
+    """
+    rank, suit = card.rank, card.suit
+    for side, cards in enumerate(held):
+        for c in cards:
+            if c.rank == rank and c.suit == suit:
+                return side
+    return None
+
+
 def score_hand(entry: HandEntry, rules: RuleSet, sides: int) -> HandScore:
     """Score a hand entry; raise `InvalidHand` when it cannot be right."""
     check_hand(entry, rules, sides)
     majority = entry.majority()
-    counting = entry.counting_of(rules)
-    ten, two = entry.ten_holder(), entry.two_holder(rules)
-    lines = []
+    most, xeri, jack_xeri = rules.majority_points, rules.xeri_points, rules.jack_xeri_points
+    ten_note = "already_counted" if rules.ten_of_diamonds_extra == 0 and rules.ten_of_diamonds_counts else ""
+    ten_lines, two_lines = _special_lines(rules.ten_of_diamonds_extra, ten_note, rules.two_extra)
+    if entry.held is None:
+        each = rules.counting_point or 0
+        counting = [_line("counting", n * each, n, each, "") for n in entry.counting]
+        ten, two = entry.ten_of_diamonds, entry.two
+    else:
+        ten, two = _holder(entry.held, TEN_OF_DIAMONDS), _holder(entry.held, rules.two)
+        each = rules.counting_point
+        counting = []
+        for side, cards in enumerate(entry.held):
+            if each is not None:
+                # Speed: a sound entry lists the side's counting cards and its special cards, each
+                # once, so the special cards of no counting rank are all that is not counted.
+                n = len(cards)
+                n -= (ten == side and not rules.ten_of_diamonds_counts) + (two == side and not rules.two_counts)
+                counting.append(_line("counting", n * each, n, each, ""))
+            else:
+                values = [rules.rank_value(c) for c in cards if rules.is_counting(c)]
+                counting.append(_line("counting", sum(values), len(values), each, ""))
+    piles = entry.cards if entry.cards is not None else (None,) * sides
+    lines, points = [], []
     for side in range(sides):
-        cards = entry.cards[side] if entry.cards is not None else None
         if majority is None:
-            maj = Line("majority", 0, cards, rules.majority_points, "tie")
+            maj = _line("majority", 0, piles[side], most, "tie")
         elif majority == side:
-            maj = Line("majority", rules.majority_points, cards, rules.majority_points, "most")
+            maj = _line("majority", most, piles[side], most, "most")
         else:
-            maj = Line("majority", 0, cards, rules.majority_points, "not_most")
-        if entry.held is None:
-            each = rules.counting_point or 0
-            cnt = Line("counting", counting[side] * each, counting[side], each)
-        else:
-            held = [c for c in entry.held[side] if rules.is_counting(c)]
-            cnt = Line("counting", sum(rules.rank_value(c) for c in held), len(held), rules.counting_point)
-        ten_note = "already_counted" if rules.ten_of_diamonds_extra == 0 and rules.is_counting(TEN_OF_DIAMONDS) else ""
-        ten_line = Line("ten_of_diamonds", rules.ten_of_diamonds_extra if ten == side else 0,
-                        int(ten == side), rules.ten_of_diamonds_extra, ten_note)
-        two_line = Line("two", rules.two_extra if two == side else 0, int(two == side), rules.two_extra)
+            maj = _line("majority", 0, piles[side], most, "not_most")
+        cnt = counting[side]
+        ten_line = ten_lines[1] if ten == side else ten_lines[0]
+        two_line = two_lines[1] if two == side else two_lines[0]
         x, jx = entry.xeris[side], entry.jack_xeris[side]
-        side_lines = (maj, cnt, ten_line, two_line,
-                      Line("xeris", x * rules.xeri_points, x, rules.xeri_points),
-                      Line("jack_xeris", jx * rules.jack_xeri_points, jx, rules.jack_xeri_points))
-        lines.append(side_lines)
-    points = tuple(sum(line.points for line in side_lines) for side_lines in lines)
-    return HandScore(points=points, lines=tuple(lines), winner=hand_winner(points))
+        xeri_line = _line("xeris", x * xeri, x, xeri, "")
+        jack_line = _line("jack_xeris", jx * jack_xeri, jx, jack_xeri, "")
+        lines.append((maj, cnt, ten_line, two_line, xeri_line, jack_line))
+        points.append(maj.points + cnt.points + ten_line.points + two_line.points + xeri_line.points + jack_line.points)
+    points = tuple(points)
+    return HandScore(points, tuple(lines), hand_winner(points))

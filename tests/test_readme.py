@@ -1,0 +1,74 @@
+"""The README's examples run and print what the README shows."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+COMMAND = "$ python -m companion score data/examples/classic-151.json"
+
+
+def fenced_blocks(text: str) -> list[tuple[str, list[str]]]:
+    """Every fenced block of the markdown as (language, lines), indentation of the fence removed."""
+    blocks, lines = [], text.splitlines()
+    i = 0
+    while i < len(lines):
+        opening = re.match(r"^(\s*)```(\S*)\s*$", lines[i])
+        if not opening:
+            i += 1
+            continue
+        indent, language, body = len(opening.group(1)), opening.group(2), []
+        i += 1
+        while i < len(lines) and lines[i].strip() != "```":
+            body.append(lines[i][indent:])
+            i += 1
+        blocks.append((language, body))
+        i += 1
+    return blocks
+
+
+def console_output_after(command: str) -> list[str]:
+    """The lines the README shows after `command` in its ```console block."""
+    for language, body in fenced_blocks(README.read_text(encoding="utf-8")):
+        if language == "console" and command in body:
+            return body[body.index(command) + 1:]
+    raise AssertionError(f"README.md has no ```console block with the line {command!r}")
+
+
+def run(command: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    """Run a README command line (`$ python …`) with this interpreter, output read as UTF-8."""
+    prompt, python, *args = command.split()
+    assert (prompt, python) == ("$", "python")
+    return subprocess.run([sys.executable, *args], cwd=cwd, env={**os.environ, "PYTHONIOENCODING": "utf-8", **env},
+                          capture_output=True, text=True, encoding="utf-8", timeout=60)
+
+
+def test_the_readme_score_example_prints_what_the_readme_shows():
+    expected = console_output_after(COMMAND)
+    done = run(COMMAND, ROOT)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.rstrip("\n").splitlines() == expected
+
+
+def test_the_readme_json_example_is_the_example_match_file():
+    text = README.read_text(encoding="utf-8")
+    json_blocks = [body for language, body in fenced_blocks(text) if language == "json"]
+    assert json_blocks, "README.md shows no match file"
+    shown = json.loads("\n".join(json_blocks[0]))
+    assert shown == json.loads((ROOT / "data" / "examples" / "classic-151.json").read_text(encoding="utf-8"))
+
+
+def test_the_readme_error_example_is_what_a_broken_hand_prints(tmp_path):
+    command = "$ python -m companion score broken.json"
+    (message,) = console_output_after(command)
+    document = json.loads((ROOT / "data" / "examples" / "classic-151.json").read_text(encoding="utf-8"))
+    document["hands"].append({"cards": [43, 9], "counting": [11, 9], "xeris": [0, 0], "jack_xeris": [0, 0],
+                              "ten_of_diamonds": 0, "two": 1})
+    (tmp_path / "broken.json").write_text(json.dumps(document), encoding="utf-8")
+    done = run(command, tmp_path, PYTHONPATH=str(ROOT))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.rstrip("\n") == message
