@@ -36,6 +36,10 @@ def problem_text(problem: Problem, side_names: Sequence[str], tr: Translator = E
         key += ".same_side"
     if problem.code == "jack_xeris_need_jacks" and values.get("exact"):
         key += ".exact"
+    elif problem.code == "jack_xeris_need_jacks" and values.get("with_ten"):
+        key += ".with_ten"
+    if problem.code == "too_many_xeris_for_majority" and values.get("tie"):
+        key += ".tie"
     if problem.code == "too_many_jack_xeris" and values.get("on_any"):
         key += ".on_any"
     return tr(key, side=side, sides=join_names(side_names, tr), field=field_name(problem.field, tr), **values)

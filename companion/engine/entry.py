@@ -260,25 +260,44 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
             # The held checks passed, so the side lists each of its counting and special cards once:
             # the same number as its counting cards plus its special cards of no counting rank.
             needed = len(held[side])
+        xeris = entry.xeris[side] + entry.jack_xeris[side]
         if entry.cards is not None:
             cards = entry.cards[side]
             if cards < needed:
                 problems.append(Problem("too_few_cards", side, "cards", {"cards": cards, "needed": needed}))
-            xeris = entry.xeris[side] + entry.jack_xeris[side]
             if 2 * xeris > cards:
                 problems.append(Problem("too_many_xeris", side, "xeris",
                                         {"xeris": xeris, "cards": cards, "needed": 2 * xeris}))
+        elif 2 * xeris > (most := _most_cards_a_side_can_have(entry, side, sides)):
+            # Only who has most was said, but that bounds the others: a side without most cards has
+            # fewer than half the deck, and sides tied for most have at most half each.
+            problems.append(Problem("too_many_xeris_for_majority", side, "xeris",
+                                    {"xeris": xeris, "needed": 2 * xeris, "most": most,
+                                     "tie": entry.most_cards is None}))
         if jack_counts and entry.jack_xeris[side]:
+            ten_among = 0
             if held is None:
-                jacks = counting[side]
+                # The 10♦ is one of the side's counting cards when tens count, so it is not a jack.
+                ten_among = int(ten == side and ten_counts)
+                jacks = counting[side] - ten_among
             else:
                 jacks = sum(1 for c in held[side] if c.rank is Rank.JACK)
             needed_jacks = rules.jacks_per_jack_xeri * entry.jack_xeris[side]
             if jacks < needed_jacks:
                 problems.append(Problem("jack_xeris_need_jacks", side, "jack_xeris",
                                         {"jack_xeris": entry.jack_xeris[side], "needed": needed_jacks,
-                                         "counting": jacks, "exact": entry.held is not None}))
+                                         "counting": jacks + ten_among, "exact": entry.held is not None,
+                                         "with_ten": bool(ten_among)}))
     return problems
+
+
+def _most_cards_a_side_can_have(entry: HandEntry, side: int, sides: int) -> int:
+    """The most captured cards `side` can hold when only the side with most cards (or a tie) was said."""
+    if entry.most_cards is None:
+        return DECK_SIZE // 2
+    if entry.most_cards == side:
+        return DECK_SIZE
+    return (DECK_SIZE - 1) // 2
 
 
 def check_hand(entry: HandEntry, rules: RuleSet, sides: int) -> None:

@@ -202,8 +202,8 @@ def test_four_jack_xeris_are_fine_under_jack_on_any():
 
 
 def test_a_side_with_jack_xeris_but_too_few_counting_cards_for_the_jacks_is_refused():
-    # Two jack-on-jack xeris take all four jacks; Anna has only 3 counting cards.
-    assert said(hand(counting=(3, 17), jack_xeris=(2, 0))) == [
+    # Two jack-on-jack xeris take all four jacks; Anna has only 3 counting cards (Ben has the 10♦).
+    assert said(hand(counting=(3, 17), jack_xeris=(2, 0), ten=1)) == [
         ("jack_xeris_need_jacks", "Anna has 2 jack xeris, which take 4 jacks, but only 3 counting cards.")]
 
 
@@ -248,3 +248,31 @@ def test_a_problem_says_which_field_to_point_at():
     (problem,) = validate_hand(hand(cards=(43, 9), counting=(11, 9)), rules("classic"), 2)
     assert (problem.code, problem.side, problem.field) == ("too_few_cards", 1, "cards")
     assert dict(problem.values) == {"cards": 9, "needed": 10}
+
+
+# --- what "who has most cards" says about the other sides ------------------------------------------
+
+def test_a_side_without_most_cards_cannot_hold_more_xeris_than_25_cards_allow():
+    assert said(most_cards_hand(0, xeris=(0, 13))) == [
+        ("too_many_xeris_for_majority",
+         "Ben has 13 xeris, which take 26 cards, but without most cards a side holds at most 25.")]
+    assert said(most_cards_hand(0, xeris=(0, 12))) == []
+
+
+def test_sides_tied_for_most_cards_hold_at_most_26_each():
+    assert said(most_cards_hand(None, xeris=(14, 0))) == [
+        ("too_many_xeris_for_majority",
+         "Anna has 14 xeris, which take 28 cards, but in a tie for most cards a side holds at most 26.")]
+    assert said(most_cards_hand(None, xeris=(13, 13))) == []
+
+
+def test_the_side_with_most_cards_may_hold_many_xeris():
+    assert said(most_cards_hand(1, counting=(2, 18), xeris=(0, 20))) == []
+
+
+def test_the_ten_of_diamonds_is_not_one_of_the_jacks_a_jack_xeri_needs():
+    entry = hand(counting=(2, 18), jack_xeris=(1, 0), ten=0)
+    assert said(entry) == [
+        ("jack_xeris_need_jacks",
+         "Anna has 1 jack xeris, which take 2 jacks, but only 2 counting cards, one of them the 10♦.")]
+    assert said(hand(counting=(3, 17), jack_xeris=(1, 0), ten=0)) == []
