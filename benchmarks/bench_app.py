@@ -102,19 +102,11 @@ def timed_tap(app, ident: str, watch: str, wanted: str) -> tuple[float, float]:
     return result["end"] - result["start"], wall
 
 
-def type_name(app, ident: str, text: str, attempts: int = 3) -> None:
-    """Type into a name field, again if the text did not land.
-
-    About one time in fifteen here, the driver's fill lands in an input Flutter then replaces, and the
-    field stays empty (the browser tests' `Driver.type` has the same race); typing again recovers.
-    """
-    for _ in range(attempts):
-        app.type(ident, text)
-        box = app.by_id(ident).locator("input").first
-        if box.count() and box.input_value() == text:
-            return
-        time.sleep(0.3)
-    raise AssertionError(f"could not type {text!r} into {ident}")
+def type_name(app, ident: str, text: str) -> None:
+    """Type a name; `Driver.type` waits until the app shows it, typing again if Flutter lost it."""
+    app.type(ident, text)
+    if text not in app.screen_text():
+        raise AssertionError(f"could not type {text!r} into {ident}")
 
 
 def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:

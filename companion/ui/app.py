@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import threading
 from pathlib import Path
 
 import flet as ft
 
 from . import screens
-from .state import AppState
+from .state import AppState, HistoryCache
 
 ObservableState = ft.observable(AppState)
 
@@ -33,9 +34,9 @@ def register_screens(extra: dict) -> None:
 
 
 @ft.component
-def App(store):
+def App(store, history_cache=None):
     page = ft.context.page
-    s, _ = ft.use_state(lambda: ObservableState(store))
+    s, _ = ft.use_state(lambda: ObservableState(store, history_cache=history_cache))
     width, set_width = ft.use_state(page.width or 390)
 
     def on_resize(e):
@@ -111,7 +112,7 @@ def page_services(page: ft.Page) -> dict:
     return getattr(page, "_xeri_services", {})
 
 
-def make_main(store):
+def make_main(store, history_cache=None):
     def main(page: ft.Page):
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
@@ -119,7 +120,7 @@ def make_main(store):
         page.theme = theme()
         page.dark_theme = theme()
         page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard()}
-        page.render(App, store)
+        page.render(App, store, history_cache)
 
     return main
 
@@ -136,7 +137,9 @@ def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, 
         return 2
     from . import history  # noqa: F401  (registers the history and player screens)
 
-    main = make_main(store)
+    cache = HistoryCache()
+    threading.Thread(target=cache.warm, args=(store,), name="history-warm-up", daemon=True).start()
+    main = make_main(store, cache)
     try:
         if desktop:
             ft.run(main, assets_dir=ASSETS)

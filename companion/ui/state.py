@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import random
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,6 +154,42 @@ def seat_sides(match: Match) -> list[int]:
     return [seat.side for seat in match.seats]
 
 
+class HistoryCache:
+    """The scored history, kept for the whole app: each stored match is read and scored once per
+    version (id, last change), whichever browser session asks, so a player page costs adding up
+    figures, not reading a thousand files. `warm` fills it in the background when the app starts."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._scored: dict[str, tuple[str, Any]] = {}
+        self._key: tuple = ()
+        self._result: tuple = ()
+
+    def scored(self, store: Any) -> tuple:
+        from ..stats import score_history, score_record
+
+        wanted = [s for s in store.list_matches() if not (s.is_playing and not s.abandoned)]
+        key = tuple((s.id, s.updated) for s in wanted)
+        with self._lock:
+            if key == self._key:
+                return self._result
+            have = dict(self._scored)
+        fresh = {}
+        for s in wanted:
+            known = have.get(s.id)
+            fresh[s.id] = (s.updated, known[1] if known and known[0] == s.updated else score_record(store.get(s.id)))
+        result = score_history(scored for _, scored in fresh.values())
+        with self._lock:
+            self._scored, self._key, self._result = fresh, key, result
+        return result
+
+    def warm(self, store: Any) -> None:
+        try:
+            self.scored(store)
+        except Exception:  # a warm-up is only a head start: the page will read what it needs itself
+            pass
+
+
 @dataclass(frozen=True)
 class HistoryItem:
     """One line of the history list, read from the storage index only."""
@@ -253,28 +290,9 @@ class HistoryIntents:
             self.store.restore(match_id)
             self.notice = self.tr("notice.restored")
 
-    def _history_records(self) -> list[MatchRecord]:
-        cache = getattr(self, "_record_cache", None)
-        if cache is None:
-            cache = self._record_cache = {}
-        out = []
-        for s in self.store.list_matches():
-            if s.is_playing and not s.abandoned:
-                continue
-            key = (s.id, s.updated)
-            if key not in cache:
-                cache[key] = self.store.get(s.id)
-            out.append(cache[key])
-        return out
-
     def scored_history(self):
-        from ..stats import score_history
-
-        key = tuple((s.id, s.updated) for s in self.store.list_matches())
-        cached = getattr(self, "_scored_cache", None)
-        if cached is None or cached[0] != key:
-            self._scored_cache = (key, score_history(self._history_records()))
-        return self._scored_cache[1]
+        """Every finished and abandoned match, scored once per version and shared by all sessions."""
+        return self.history_cache.scored(self.store)
 
     @intent
     def open_player(self, player_id: str) -> None:
@@ -337,8 +355,9 @@ class HistoryIntents:
 class AppState(HistoryIntents):
     """Everything the screens show, and every intent they send."""
 
-    def __init__(self, store: Any, lang: str | None = None):
+    def __init__(self, store: Any, lang: str | None = None, history_cache: HistoryCache | None = None):
         self.store = store
+        self.history_cache = history_cache or HistoryCache()
         self.revision = 0
         """Moves on after every intent (see `intent`)."""
         settings = store.settings()
