@@ -20,20 +20,32 @@ class Filled:
     values: list[int | None]
     order: list[int] = field(default_factory=list)
     """Sides the user set, oldest first; at most all but one, so one side is always filled in."""
+    first_typed: dict[int, int | None] = field(default_factory=dict)
+    """For a typed field: what the app showed in it before the user typed. The app keeps showing
+    that, so it sends nothing while the user types and a late redraw cannot overwrite the typing."""
 
     def set(self, side: int, value: int) -> None:
-        self.values[side] = value
         if side in self.order:
             self.order.remove(side)
+        else:
+            self.first_typed[side] = self.values[side]
+        self.values[side] = value
         self.order.append(side)
         n = len(self.values)
         while len(self.order) > n - 1:
-            self.order.pop(0)
+            self.first_typed.pop(self.order.pop(0), None)
         self._fill()
 
     def clear(self) -> None:
         self.values = [None] * len(self.values)
         self.order = []
+        self.first_typed = {}
+
+    def shown(self, side: int) -> str:
+        """What the app puts in the field of `side`: the filled-in number, or for a typed field what
+        was there before the typing (the browser keeps the typed text)."""
+        value = self.first_typed.get(side, self.values[side])
+        return "" if value is None else str(value)
 
     def _fill(self) -> None:
         n = len(self.values)
@@ -92,6 +104,7 @@ class EntryDraft:
             draft.show_counts = True
             for s in range(n - 1):
                 draft.cards.set(s, entry.cards[s])
+            draft.cards.first_typed.clear()  # the app filled these in: the fields show them
         else:
             draft.most = TIE if entry.most_cards is None else entry.most_cards
         if entry.held is not None:

@@ -87,9 +87,17 @@ def history_row(s: AppState, row) -> ft.Control:
         ft.Row([ft.Text(" · ".join(names), size=16, weight=ft.FontWeight.W_600, expand=True,
                         max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
                 ft.Text(score, size=18, weight=ft.FontWeight.W_700)]),
-        ft.Text(f"{row.date} · {tr(f'rules.{row.rules}.title')} · {result}", size=13,
+        ft.Text(f"{row.date} · {tr(f'rules.{row.rules}.title')} · {short_goal(row.goal, tr)} · {result}", size=13,
                 color=ft.Colors.ON_SURFACE_VARIANT),
         padding=12, on_click=lambda: s.open_record(row.id), ident=f"history-{row.id}")
+
+
+def short_goal(goal: dict | None, tr) -> str:
+    """`to 151` or `7 hands`, for a line of the history."""
+    goal = goal or {}
+    if goal.get("hands"):
+        return tr.n("history.goal_hands", goal["hands"])
+    return tr("history.goal_race", target=goal.get("target", "?"))
 
 
 # --- new match ----------------------------------------------------------------------------------
@@ -425,9 +433,8 @@ def entry(s: AppState) -> list[ft.Control]:
     if d.show_counts:
         fields = []
         for i in range(n):
-            value = d.cards.values[i]
             fields.append(labelled(ft.TextField(
-                label=names[i], value="" if value is None else str(value), keyboard_type=ft.KeyboardType.NUMBER,
+                label=names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
                 on_change=lambda e, i=i: _number(s, "set_cards", i, e.control.value), expand=True, text_size=18,
                 border_color=SIDE_COLORS[i] if d.cards.is_auto(i) else None,
                 helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}"))

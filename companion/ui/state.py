@@ -204,6 +204,8 @@ class HistoryItem:
     player_ids: tuple[tuple[str, ...], ...]
     when: str = ""
     """The full timestamp the list is sorted by (finished, else last changed)."""
+    goal: Any = None
+    """The goal in match-file form."""
 
 
 class HistoryIntents:
@@ -232,7 +234,7 @@ class HistoryIntents:
                 continue
             when = s.finished or s.updated or s.created
             items.append(HistoryItem(s.id, when[:10], tuple(s.sides), s.rules, tuple(s.totals), s.winner,
-                                     bool(s.abandoned and s.is_playing), tuple(s.player_ids), when))
+                                     bool(s.abandoned and s.is_playing), tuple(s.player_ids), when, dict(s.goal)))
         return sorted(items, key=lambda i: (i.when, i.id), reverse=True)
 
     def recent_matches(self, limit: int = 3) -> list[HistoryItem]:

@@ -62,7 +62,7 @@ def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None
 
 def section(title: str, *controls: ft.Control, note: str | None = None, ident: str | None = None) -> ft.Control:
     """A titled group on a screen."""
-    head = [ft.Text(title, size=16, weight=ft.FontWeight.W_700, color=ft.Colors.ON_SURFACE_VARIANT)]
+    head = [suit_text(title, size=16, weight=ft.FontWeight.W_700, color=ft.Colors.ON_SURFACE_VARIANT)]
     if note:
         head.append(ft.Text(note, size=13, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
     return labelled(ft.Column(head + list(controls), spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
@@ -91,10 +91,11 @@ def problem(text: str, ident: str | None = None) -> ft.Control:
                            vertical_alignment=ft.CrossAxisAlignment.START), ident)
 
 
-def suit_text(text: str, size: int = 18, weight: ft.FontWeight = ft.FontWeight.W_600) -> ft.Control:
+def suit_text(text: str, size: int = 18, weight: ft.FontWeight = ft.FontWeight.W_600,
+              color: str | None = None) -> ft.Control:
     """Text in which ♦ and ♥ are red."""
     if not any(s in text for s in "♦♥"):
-        return ft.Text(text, size=size, weight=weight)
+        return ft.Text(text, size=size, weight=weight, color=color)
     spans, current = [], ""
     for ch in text:
         if ch in "♦♥":
@@ -106,7 +107,7 @@ def suit_text(text: str, size: int = 18, weight: ft.FontWeight = ft.FontWeight.W
             current += ch
     if current:
         spans.append(ft.TextSpan(current))
-    return ft.Text(spans=spans, size=size, weight=weight)
+    return ft.Text(spans=spans, size=size, weight=weight, color=color)
 
 
 def playing_card(card: Card, holder: int | None, on_click: Callable, label: str, ident: str) -> ft.Control:

@@ -164,3 +164,17 @@ def test_a_typical_hand_takes_five_taps_from_end_hand_to_saved(app):
     app.wait_id("flash")
     assert app.taps - before == 5
     assert (total(app, 0), total(app, 1)) == (3 + 11 + 1 + 10, 9 + 1)
+
+
+def test_counted_piles_fill_in_the_other_side_and_show_in_the_breakdown(app):
+    start_two_player_match(app)
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    app.tap("toggle-counts")
+    app.type("cards-0", "30")
+    app.see("filled in")
+    app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
+    app.tap("save-hand")
+    app.wait_id("flash")
+    app.see("most cards (30 of 52): 3 points")
+    assert (total(app, 0), total(app, 1)) == (16, 9)

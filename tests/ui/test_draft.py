@@ -95,3 +95,13 @@ def test_editing_a_recorded_hand_starts_from_its_numbers():
     entry = d.entry()
     again = EntryDraft.from_entry(entry, CLASSIC)
     assert again.entry() == entry
+    assert (again.cards.shown(0), again.cards.shown(1)) == ("30", "22")
+
+
+def test_a_typed_count_is_not_sent_back_to_the_field_being_typed_in():
+    f = Filled(52, [None, None])
+    f.set(0, 3)        # the first keystroke in a blank field
+    f.set(0, 30)       # the second
+    assert f.shown(0) == "" and f.shown(1) == "22" and f.values == [30, 22]
+    f.set(1, 20)       # now the user types in the filled-in field; side 0 is filled in again
+    assert f.shown(1) == "22" and f.shown(0) == "32" and f.values == [32, 20]
