@@ -230,16 +230,19 @@ def scoreboard(s: AppState) -> list[ft.Control]:
     out.append(labelled(ft.Text(s.goal_line(), size=16, color=ft.Colors.ON_SURFACE_VARIANT,
                                 text_align=ft.TextAlign.CENTER), "goal-line"))
     boxes = []
+    compact = len(match.sides) > 2   # four boxes share a phone's width
     for i, side in enumerate(match.sides):
         lines = [ft.Text(side.name, size=16, weight=ft.FontWeight.W_700, color=SIDE_COLORS[i], max_lines=1,
                          overflow=ft.TextOverflow.ELLIPSIS),
-                 labelled(ft.Text(str(st.totals[i]), size=48, weight=ft.FontWeight.W_800), f"total-{i}",
-                          tr("match.total_label", side=side.name, points=st.totals[i]))]
+                 labelled(ft.Text(str(st.totals[i]), size=34 if compact else 48, weight=ft.FontWeight.W_800),
+                          f"total-{i}", tr("match.total_label", side=side.name, points=st.totals[i]))]
         if side.players and side.name != tr("setup.team_default", a=side.players[0], b=side.players[1]):
             lines.insert(1, ft.Text(" & ".join(side.players), size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+        small = dict(size=12 if compact else 13, color=ft.Colors.ON_SURFACE_VARIANT, text_align=ft.TextAlign.CENTER)
         if st.needs is not None and not st.is_over:
-            lines.append(ft.Text(tr("match.needs", points=st.needs[i]), size=13, color=ft.Colors.ON_SURFACE_VARIANT))
-        lines.append(ft.Text(tr.n("match.hands_won", st.hands_won[i]), size=13, color=ft.Colors.ON_SURFACE_VARIANT))
+            lines.append(ft.Text(tr("match.needs", points=st.needs[i]), **small))
+        lines.append(ft.Text(tr.n("match.hands_won_short" if compact else "match.hands_won", st.hands_won[i]),
+                             **small))
         boxes.append(ft.Container(ft.Column(lines, spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                                   expand=True, padding=10, border_radius=16,
                                   bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
