@@ -109,7 +109,8 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_time(value: Any) -> bool:
+def is_time(value: Any) -> bool:
+    """True for an ISO 8601 timestamp (a trailing Z allowed)."""
     if not isinstance(value, str):
         return False
     try:
@@ -165,7 +166,7 @@ def trail_from_dict(data: Any, where: str) -> TrailEntry:
     _need(isinstance(data, dict), f"{where} is not an object")
     _need(data.get("action") in ("undo", "edit"), f"{where}: the action is 'undo' or 'edit'")
     _need(_is_int(data.get("hand")) and data["hand"] >= 0, f"{where}: 'hand' is a hand number")
-    _need(_is_time(data.get("at")), f"{where}: 'at' is a time")
+    _need(is_time(data.get("at")), f"{where}: 'at' is a time")
     try:
         before = hand_from_dict(data.get("before"), f"{where}, before")
         after = hand_from_dict(data["after"], f"{where}, after") if data.get("after") is not None else None
@@ -198,9 +199,9 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
     """
     doc = migrate("match", raw)
     _need(is_id(doc.get("id")), "the match has no valid id")
-    _need(_is_time(doc.get("created")), "the match has no start time")
-    _need(_is_time(doc.get("updated")), "the match has no time of its last change")
-    _need(doc.get("finished") is None or _is_time(doc["finished"]), "'finished' is a time or null")
+    _need(is_time(doc.get("created")), "the match has no start time")
+    _need(is_time(doc.get("updated")), "the match has no time of its last change")
+    _need(doc.get("finished") is None or is_time(doc["finished"]), "'finished' is a time or null")
     _need(isinstance(doc.get("abandoned"), bool), "'abandoned' is true or false")
     try:
         match = match_from_dict(doc.get("match"))
@@ -269,8 +270,8 @@ def check_summary_doc(raw: Any) -> dict[str, Any]:
     doc = migrate("summary", raw)
     _need(is_id(doc.get("id")), "an index entry has no valid match id")
     for key in ("created", "updated"):
-        _need(_is_time(doc.get(key)), f"an index entry has no {key!r} time")
-    _need(doc.get("finished") is None or _is_time(doc["finished"]), "an index entry's 'finished' is a time or null")
+        _need(is_time(doc.get(key)), f"an index entry has no {key!r} time")
+    _need(doc.get("finished") is None or is_time(doc["finished"]), "an index entry's 'finished' is a time or null")
     doc.setdefault("finished", None)
     _need(doc.get("status") in [s.value for s in Status], "an index entry has no status")
     sides, members, ids = doc.get("sides"), doc.get("members"), doc.get("player_ids")

@@ -41,7 +41,7 @@ from ..records import MatchRecord, TrailEntry
 from .csvsheet import sheet_csv
 from .documents import (
     DEFAULT_SETTINGS, DamagedFile, DocumentError, MatchSummary, Player, check_setting, check_summary_doc,
-    fingerprint, is_id, match_name, new_record, player_doc, player_from_doc, record_from_doc, record_to_doc,
+    fingerprint, is_id, is_time, match_name, new_record, player_doc, player_from_doc, record_from_doc, record_to_doc,
     settings_doc, settings_from_doc, summary_doc, summary_from_doc, with_names,
 )
 from .files import AtomicJSONStorage, CorruptFile, clean_temp_files, move_durably, read_json
@@ -726,8 +726,8 @@ class Store:
             taken = (not is_id(wanted) or wanted in self._index or self._match_path(wanted).exists()
                      or (self.folder / BIN / f"{wanted}.json").exists())
             match_id = uuid.uuid4().hex if taken else wanted
-            created = meta.get("created") if _is_time(meta.get("created")) else self._now()
-            finished = meta.get("finished") if _is_time(meta.get("finished")) else None
+            created = meta.get("created") if is_time(meta.get("created")) else self._now()
+            finished = meta.get("finished") if is_time(meta.get("finished")) else None
             player_ids = tuple(tuple(self.player_id(name) for name in side.members) for side in match.sides)
             record = new_record(match_id, match, created, player_ids, finished)
             if meta.get("abandoned") is True and not standing(match, strict=False).is_over:
@@ -767,16 +767,6 @@ def _clean_name(name: str) -> str:
     if not clean:
         raise PlayerError("a player needs a name")
     return clean
-
-
-def _is_time(value: Any) -> bool:
-    if not isinstance(value, str):
-        return False
-    try:
-        datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return True
 
 
 def _guess_name(path: Path) -> tuple[str | None, str | None]:

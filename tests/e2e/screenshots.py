@@ -12,21 +12,10 @@ from pathlib import Path
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, HOW_TO, PHONE, AppServer
 from .driver import Driver
+from .test_flows import enter_hand as enter
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
-
-
-def enter(app: Driver, most=0, counting=(0, 12), ten=0, two=1, then="end-hand", save=True) -> None:
-    app.tap("end-hand")
-    app.wait_id("save-hand")
-    app.tap(f"most-{most}")
-    app.tap(f"counting-{counting[0]}-{counting[1]}")
-    app.tap(f"ten-{ten}")
-    app.tap(f"two-{two}")
-    if save:
-        app.tap("save-hand")
-        app.wait_id(then)
 
 
 def main() -> int:

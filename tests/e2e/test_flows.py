@@ -22,7 +22,7 @@ def total(app, side: int) -> int:
     return int(text.split(":")[-1].split()[0]) if ":" in text else int(text.split()[-1])
 
 
-def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0), then="end-hand"):
+def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0), then="end-hand", save=True):
     app.tap("end-hand")
     app.wait_id("save-hand")
     app.tap(f"most-{most}")
@@ -32,8 +32,9 @@ def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0), t
     for side, extra in enumerate(xeris_plus):
         for _ in range(extra):
             app.tap(f"xeris-{side}-plus")
-    app.tap("save-hand")
-    app.wait_id(then)
+    if save:
+        app.tap("save-hand")
+        app.wait_id(then)
 
 
 def test_a_classic_match_to_151_with_live_xeris_a_jack_xeri_and_the_251_extension(app):

@@ -8,31 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from companion.matchfile import hand_to_dict, match_to_dict
 from companion.storage import SCHEMA, SchemaError, Store, TooNew
 from companion.storage.schema import migrate
 
 from .builders import hand_for, new_match
+from .fixtures.make_fixture import expected as loaded
 
 FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures").glob("schema-*"))
 
 
 def test_there_is_a_fixture_for_every_schema_version():
     assert [int(p.name.removeprefix("schema-")) for p in FIXTURES] == list(range(1, SCHEMA + 1))
-
-
-def loaded(store: Store) -> dict:
-    matches = {}
-    for summary in store.list_matches():
-        record = store.get(summary.id)
-        matches[record.id] = {
-            "match": match_to_dict(record.match), "created": record.created, "finished": record.finished,
-            "abandoned": record.abandoned, "player_ids": [list(i) for i in record.player_ids],
-            "live": record.live.to_list(),
-            "trail": [{"action": t.action, "hand": t.hand, "before": hand_to_dict(t.before),
-                       "after": hand_to_dict(t.after) if t.after else None, "at": t.at} for t in record.trail],
-        }
-    return {"matches": matches, "players": {p.id: p.name for p in store.players()}, "settings": store.settings()}
 
 
 @pytest.mark.parametrize("index", ["index kept", "index lost"])
