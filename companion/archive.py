@@ -54,31 +54,46 @@ def export_archive(store: Any, folder: Path | None = None, now: datetime | None 
     return path
 
 
-def _texts(path: Path) -> Iterable[tuple[str, str]]:
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as zf:
-            for name in sorted(zf.namelist()):
-                if name.endswith(".json"):
-                    yield f"{path.name}:{name}", zf.read(name).decode("utf-8")
+def _texts(name: str, data: bytes) -> Iterable[tuple[str, str]]:
+    """The match files in one file: itself, or each `.json` inside a zip."""
+    if data[:4] == b"PK\x03\x04":
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for inner in sorted(zf.namelist()):
+                if inner.endswith(".json"):
+                    yield f"{name}:{inner}", zf.read(inner).decode("utf-8")
     else:
-        yield path.name, path.read_text(encoding="utf-8")
+        yield name, data.decode("utf-8")
 
 
-def import_paths(store: Any, paths: Iterable[Path]) -> ImportReport:
-    """Import match files and archives; a match already stored is skipped, a bad file is reported."""
+def import_files(store: Any, files: Iterable[tuple[str, bytes]]) -> ImportReport:
+    """Import match files and archives given as (name, content); a match already stored is skipped,
+    a file that cannot be read is reported and the others still imported."""
     report = ImportReport()
-    for path in paths:
+    for file_name, data in files:
         try:
-            items = list(_texts(Path(path)))
-        except (OSError, UnicodeDecodeError, zipfile.BadZipFile) as exc:
-            report.failed.append((str(path), str(exc)))
+            items = list(_texts(file_name, data))
+        except (UnicodeDecodeError, zipfile.BadZipFile) as exc:
+            report.failed.append((file_name, str(exc)))
             continue
         for name, text in items:
             known = {s.id for s in store.list_matches()}
             try:
                 record = store.import_match(text)
-            except (MatchFileError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            except (MatchFileError, json.JSONDecodeError) as exc:
                 report.failed.append((name, str(exc)))
                 continue
             (report.skipped if record.id in known else report.imported).append(name)
+    return report
+
+
+def import_paths(store: Any, paths: Iterable[Path]) -> ImportReport:
+    """`import_files` for files on disk; a file that cannot be read is reported."""
+    readable, unreadable = [], []
+    for path in map(Path, paths):
+        try:
+            readable.append((path.name, path.read_bytes()))
+        except OSError as exc:
+            unreadable.append((str(path), exc.strerror or str(exc)))
+    report = import_files(store, readable)
+    report.failed[:0] = unreadable
     return report

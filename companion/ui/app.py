@@ -72,10 +72,20 @@ def App(store, history_cache=None):
             except Exception:
                 s.notice = s.tr("notice.share_failed")
 
+    async def pick_and_import():
+        picker = page_services(page).get("files")
+        if picker is None:
+            return
+        files = await picker.pick_files(allow_multiple=True, with_data=True, allowed_extensions=["json", "zip"])
+        chosen = [(f.name, f.bytes) for f in files or [] if f.bytes is not None]
+        if chosen:
+            s.import_files(chosen)
+
     def attach():
         # Once per session: assigning these on every render would schedule another render, forever.
         page.on_resize = on_resize
         s.share_action = share
+        s.import_action = pick_and_import
 
     ft.on_mounted(attach)
     render = SCREENS.get(s.screen, screens.home)
@@ -119,7 +129,8 @@ def make_main(store, history_cache=None):
         page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf"}
         page.theme = theme()
         page.dark_theme = theme()
-        page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard()}
+        page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
+                                 "files": ft.FilePicker()}
         page.render(App, store, history_cache)
 
     return main

@@ -18,6 +18,8 @@ from .widgets import SIDE_COLORS, card, labelled, pill, secondary, section, togg
 def history_screen(s: AppState) -> list[ft.Control]:
     tr = s.tr
     out: list[ft.Control] = [header(s, tr("nav.history"), actions=[
+        labelled(ft.IconButton(ft.Icons.UPLOAD_FILE, on_click=s.import_action, tooltip=tr("history.import")),
+                 "import-files"),
         labelled(ft.IconButton(ft.Icons.ARCHIVE, on_click=lambda: s.export_all(), tooltip=tr("history.export")),
                  "export-all")])]
     out += notices(s)

@@ -543,9 +543,12 @@ def rules_screen(s: AppState) -> list[ft.Control]:
     rules = s.shown_rules()
     if s.rules_shown != "current":
         out.append(suit_text(tr(f"rules.{rules.name}.description"), size=15, weight=ft.FontWeight.NORMAL))
-    out.append(card(*[ft.Row([ft.Text("•", size=16), suit_text(line, size=16, weight=ft.FontWeight.NORMAL)],
-                             vertical_alignment=ft.CrossAxisAlignment.START, wrap=False)
-                      for line in rules_text(rules, tr)], ident="rules-text"))
+    lines = []
+    for line in rules_text(rules, tr):
+        words = suit_text(line, size=16, weight=ft.FontWeight.NORMAL)
+        words.expand = True  # wrap within the card instead of running off it
+        lines.append(ft.Row([ft.Text("•", size=16), words], vertical_alignment=ft.CrossAxisAlignment.START))
+    out.append(card(*lines, ident="rules-text"))
     return out
 
 

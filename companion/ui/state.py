@@ -347,6 +347,20 @@ class HistoryIntents:
             self.notice = self.tr("whatif.cannot", rules=self.tr(f"rules.{preset_name}.title"), reason=str(exc))
 
     @intent
+    def import_files(self, files: list[tuple[str, bytes]]) -> None:
+        """Match files or history zips picked on this device: store the new ones, say what happened."""
+        from ..archive import import_files
+
+        report = import_files(self.store, files)
+        parts = [self.tr.n("notice.imported", len(report.imported))]
+        if report.skipped:
+            parts.append(self.tr.n("notice.import_skipped", len(report.skipped)))
+        if report.failed:
+            name, why = report.failed[0]
+            parts.append(self.tr.n("notice.import_failed", len(report.failed), name=name, reason=why))
+        self.notice = " ".join(parts)
+
+    @intent
     def export_all(self) -> None:
         from ..archive import export_archive
 
@@ -384,6 +398,8 @@ class AppState(HistoryIntents):
         self.problems_at_open: list[str] = [self._damaged_text(d) for d in getattr(store, "damaged", [])]
         self.share_action: Any = None
         """An async callable the page sets to share (or copy) the score sheet."""
+        self.import_action: Any = None
+        """An async callable the page sets to pick match files on this device and import them."""
 
     # --- words ----------------------------------------------------------------------------------
     @property

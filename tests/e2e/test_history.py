@@ -239,3 +239,20 @@ def test_deleting_a_match_asks_first_and_the_match_can_be_brought_back(app, seed
     app.tap(f"history-{seeded.anna_chris}")           # and it opens as before
     app.wait_id("record-summary")
     assert "Chris wins the match." in app.text_of("record-status")
+
+
+def test_match_files_from_another_device_are_imported_from_the_history(app, seeded, tmp_path):
+    """A match file from another phone, picked in the browser's file chooser; importing it twice keeps one."""
+    other = tmp_path / "other"
+    with Store(other) as store:
+        record = store.create_match(Match(rules=preset("classic"), sides=(Side("Eleni"), Side("Nikos")),
+                                          goal=Goal(hands=1), hands=(hand(12, 0, 1),)))
+        path = tmp_path / "eleni-nikos.json"
+        path.write_text(store.export_match(record.id), encoding="utf-8")
+    open_history(app, seeded)
+    for expected in ("1 match imported.", "0 matches imported. 1 was already here."):
+        with app.page.expect_file_chooser() as chooser:
+            app.tap("import-files")
+        chooser.value.set_files(str(path))
+        app.see(expected)
+    wait_rows(app, set(seeded.all) | {record.id})

@@ -232,3 +232,16 @@ def test_three_players_are_only_offered_rule_sets_for_three(state):
     state.setup_layout("partners")
     state.setup_layout("three")
     assert state.setup.preset == "greek-online" and not state.setup.rules().partnerships
+
+
+def test_importing_files_from_another_device_says_what_was_new_skipped_and_unreadable(tmp_path, state):
+    from companion.storage import Store
+
+    with Store(tmp_path / "other") as other:
+        s = AppState(other)
+        start(s, goal={"goal_kind": "hands", "hands": 1})
+        enter(s)
+        exported = other.export_match(s.record.id).encode("utf-8")
+    state.import_files([("anna-ben.json", exported), ("again.json", exported), ("bad.json", b"{nope")])
+    assert state.notice.startswith("1 match imported. 1 was already here. 1 file could not be read (bad.json:")
+    assert [i.side_names for i in state.history_items()] == [("Anna", "Ben")]
