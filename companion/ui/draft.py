@@ -20,38 +20,54 @@ class Filled:
     values: list[int | None]
     order: list[int] = field(default_factory=list)
     """Sides the user set, oldest first; at most all but one, so one side is always filled in."""
-    first_typed: dict[int, int | None] = field(default_factory=dict)
-    """For a typed field: what the app showed in it before the user typed. The app keeps showing
-    that, so it sends nothing while the user types and a late redraw cannot overwrite the typing."""
+    texts: dict[int, str] = field(default_factory=dict)
+    """What was typed in the field of each side the user set, exactly as typed. The form shows it
+    back unchanged: Flet compares a redraw with the field's own value, so echoing the typing sends
+    nothing, while anything else would overwrite what the user is typing."""
 
     def set(self, side: int, value: int) -> None:
+        self.values[side] = value
+        self.texts[side] = str(value)
         if side in self.order:
             self.order.remove(side)
-        else:
-            self.first_typed[side] = self.values[side]
-        self.values[side] = value
         self.order.append(side)
         n = len(self.values)
         while len(self.order) > n - 1:
-            self.first_typed.pop(self.order.pop(0), None)
+            self.texts.pop(self.order.pop(0), None)
         self._fill()
+
+    def type(self, side: int, text: str) -> None:
+        """Text typed in the field of `side`; a whole number sets it, anything else waits (see `bad`)."""
+        text = (text or "").strip()
+        if text.isdigit():
+            self.set(side, int(text))
+        else:
+            self.set(side, 0)  # keeps the order of what was set; the number is not taken (see `bad`)
+            self.values[side] = None
+            self._fill()
+        self.texts[side] = text
+
+    def bad(self) -> list[int]:
+        """Sides whose typed text is not a whole number."""
+        return [side for side, text in self.texts.items() if not text.isdigit()]
 
     def clear(self) -> None:
         self.values = [None] * len(self.values)
         self.order = []
-        self.first_typed = {}
+        self.texts = {}
 
     def shown(self, side: int) -> str:
-        """What the app puts in the field of `side`: the filled-in number, or for a typed field what
-        was there before the typing (the browser keeps the typed text)."""
-        value = self.first_typed.get(side, self.values[side])
-        return "" if value is None else str(value)
+        """What the field of `side` shows: what was typed there, or the filled-in number."""
+        if side in self.texts:
+            return self.texts[side]
+        return "" if self.values[side] is None else str(self.values[side])
 
     def _fill(self) -> None:
         n = len(self.values)
         if len(self.order) == n - 1:
             auto = next(s for s in range(n) if s not in self.order)
-            self.values[auto] = self.total - sum(self.values[s] or 0 for s in self.order)
+            known = [self.values[s] for s in self.order]
+            self.values[auto] = None if None in known else self.total - sum(known)
         else:
             for s in range(n):
                 if s not in self.order:
@@ -104,7 +120,6 @@ class EntryDraft:
             draft.show_counts = True
             for s in range(n - 1):
                 draft.cards.set(s, entry.cards[s])
-            draft.cards.first_typed.clear()  # the app filled these in: the fields show them
         else:
             draft.most = TIE if entry.most_cards is None else entry.most_cards
         if entry.held is not None:
@@ -126,6 +141,11 @@ class EntryDraft:
     def set_cards(self, side: int, value: int) -> None:
         self.show_counts = True
         self.cards.set(side, value)
+
+    def type_cards(self, side: int, text: str) -> None:
+        """The exact number of captured cards of a side, as typed."""
+        self.show_counts = True
+        self.cards.type(side, text)
 
     def set_counting(self, side: int, value: int) -> None:
         self.counting.set(side, value)
@@ -166,6 +186,8 @@ class EntryDraft:
     def missing(self) -> list[str]:
         """What the form still needs, as i18n keys, in the order the table says it."""
         out = []
+        if self.show_counts and self.cards.bad():
+            out.append("entry.missing.cards_number")
         if self.majority() is None:
             out.append("entry.missing.most")
         if self.exact:

@@ -110,7 +110,7 @@ def setup(s: AppState) -> list[ft.Control]:
         for k in LAYOUTS], spacing=6, wrap=False)))
 
     def name_field(i: int, label: str) -> ft.Control:
-        field = ft.Row([labelled(ft.TextField(label=label, value=d.shown_names[i], key=f"name-{i}-{d.fields}",
+        field = ft.Row([labelled(ft.TextField(label=label, value=d.names[i],
                                               on_change=lambda e, i=i: s.setup_name(i, e.control.value),
                                               text_size=18, capitalization=ft.TextCapitalization.WORDS, expand=True),
                                  f"name-{i}")])
@@ -128,7 +128,6 @@ def setup(s: AppState) -> list[ft.Control]:
             teams.append(card(
                 ft.Text(tr("setup.team", n=team + 1), weight=ft.FontWeight.W_700, color=SIDE_COLORS[team]),
                 ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=d.team_names[team],
-                                              key=f"team-{team}-{d.fields}",
                                               on_change=lambda e, t=team: s.setup_team_name(t, e.control.value),
                                               expand=True), f"team-{team}")]),
                 name_field(2 * team, tr("setup.player", n=2 * team + 1)),
@@ -438,7 +437,7 @@ def entry(s: AppState) -> list[ft.Control]:
         for i in range(n):
             fields.append(labelled(ft.TextField(
                 label=names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=lambda e, i=i: _number(s, "set_cards", i, e.control.value), expand=True, text_size=18,
+                on_change=lambda e, i=i: s.draft_tap("type_cards", i, e.control.value), expand=True, text_size=18,
                 border_color=SIDE_COLORS[i] if d.cards.is_auto(i) else None,
                 helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}"))
         most_controls.append(ft.Row(fields, spacing=8))
@@ -501,12 +500,6 @@ def entry(s: AppState) -> list[ft.Control]:
         footer.append(labelled(ft.Text(reason, size=15, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
                                        overflow=ft.TextOverflow.ELLIPSIS), "save-reason"))
     return out, footer
-
-
-def _number(s: AppState, method: str, side: int, text: str) -> None:
-    text = (text or "").strip()
-    if text.isdigit():
-        s.draft_tap(method, side, int(text))
 
 
 def exact_grid(s: AppState) -> list[ft.Control]:

@@ -74,11 +74,6 @@ class SetupDraft:
     hands: int = 7
     first_dealer: int | None = 0
     """The seat that deals first, or None to draw for deal."""
-    shown_names: list[str] = field(default_factory=lambda: ["", "", "", ""])
-    """What the name fields were last filled with by the app. The fields are not redrawn from `names`
-    on every keystroke (a late redraw would overwrite what is being typed); the app fills them only
-    when it sets a name itself (a suggestion, the last match's names), moving `fields` on."""
-    fields: int = 0
 
     def load_preset(self, name: str) -> None:
         rules = preset(name)
@@ -475,7 +470,6 @@ class AppState(HistoryIntents):
         names = self._last_names()
         for i, n in enumerate(names[:4]):
             self.setup.names[i] = n
-        self.setup.shown_names = list(self.setup.names)
         self.go("setup")
 
     def _last_names(self) -> list[str]:
@@ -496,9 +490,6 @@ class AppState(HistoryIntents):
         d.layout = layout
         if d.first_dealer is not None and d.first_dealer >= d.seats:
             d.first_dealer = 0
-        # The name fields show what `names` holds for the new layout.
-        d.shown_names = list(d.names)
-        d.fields += 1
 
     @intent
     def setup_name(self, index: int, name: str) -> None:
@@ -508,8 +499,6 @@ class AppState(HistoryIntents):
     def pick_name(self, index: int, name: str) -> None:
         """A suggested name tapped: the app fills the field itself."""
         self.setup.names[index] = name
-        self.setup.shown_names = list(self.setup.names)
-        self.setup.fields += 1
 
     @intent
     def setup_team_name(self, index: int, name: str) -> None:
@@ -522,8 +511,6 @@ class AppState(HistoryIntents):
         rules = preset(name)
         if not rules.partnerships and layout != "partners" and LAYOUT_SEATS[layout] in rules.players:
             self.setup.layout = layout
-        self.setup.shown_names = list(self.setup.names)
-        self.setup.fields += 1
 
     @intent
     def setup_option(self, key: str, value: Any) -> None:

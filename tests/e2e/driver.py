@@ -65,21 +65,16 @@ class Driver:
         raise AssertionError(f"none of {idents} came on screen")
 
     def type(self, ident: str, text: str) -> None:
-        """Type into a text field, and wait until the app shows what was typed somewhere else on screen
-        (a name appears on the dealer buttons). Flutter may swap its editing element while the page
-        redraws after the previous field's text arrived; text that went into a discarded element is
-        typed again. (The field's own DOM input always reads empty: Flutter draws the text.)"""
-        loc = self.wait_id(ident)
-        for _ in range(4):
-            box = loc.locator("input, textarea").first
-            box.click()
-            box.fill(text)
-            deadline = time.monotonic() + 1.5
-            while time.monotonic() < deadline:
-                if text in self.screen_text():
-                    self.taps += 1
-                    return
-                time.sleep(0.05)
+        """Type into a text field key by key, as a person does, then wait until the app shows the
+        text somewhere else on screen (a name appears on the dealer buttons) or a second passes."""
+        box = self.wait_id(ident).locator("input, textarea").first
+        box.click()
+        time.sleep(0.2)  # Flutter sets up its editing element after the tap; a person takes that long too
+        self.page.keyboard.press("Control+A")
+        self.page.keyboard.type(text, delay=15)
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline and text not in self.screen_text():
+            time.sleep(0.05)
         self.taps += 1
 
     def text_of(self, ident: str) -> str:

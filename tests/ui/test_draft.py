@@ -98,10 +98,13 @@ def test_editing_a_recorded_hand_starts_from_its_numbers():
     assert (again.cards.shown(0), again.cards.shown(1)) == ("30", "22")
 
 
-def test_a_typed_count_is_not_sent_back_to_the_field_being_typed_in():
-    f = Filled(52, [None, None])
-    f.set(0, 3)        # the first keystroke in a blank field
-    f.set(0, 30)       # the second
-    assert f.shown(0) == "" and f.shown(1) == "22" and f.values == [30, 22]
-    f.set(1, 20)       # now the user types in the filled-in field; side 0 is filled in again
-    assert f.shown(1) == "22" and f.shown(0) == "32" and f.values == [32, 20]
+def test_a_typed_count_is_shown_back_exactly_as_typed_and_fills_in_the_other_side():
+    d = EntryDraft(2, CLASSIC)
+    d.type_cards(0, "3")
+    d.type_cards(0, "30")
+    assert (d.cards.shown(0), d.cards.shown(1)) == ("30", "22") and d.majority() == 0
+    d.type_cards(0, "")            # cleared to type again: nothing is guessed meanwhile
+    assert (d.cards.shown(0), d.cards.shown(1)) == ("", "") and d.majority() is None
+    assert d.missing()[0] == "entry.missing.cards_number"
+    d.type_cards(1, "27")          # now the other side is typed and the first is filled in
+    assert (d.cards.shown(0), d.cards.shown(1)) == ("25", "27") and d.majority() == 1
