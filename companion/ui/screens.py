@@ -134,7 +134,7 @@ def setup(s: AppState) -> list[ft.Control]:
                 name_field(2 * team + 1, tr("setup.player", n=2 * team + 2)),
                 padding=12))
         out.append(section(tr("setup.players"), *teams,
-                           note=tr("setup.partners_note") + " " + tr("setup.seating_note",
+                           note=tr("setup.partners_note") + " " + tr("setup.seating_note_partners",
                                                                      direction=tr(f"direction.{d.direction}"))))
     else:
         note = tr("setup.seating_note", direction=tr(f"direction.{d.direction}")) if d.seats > 2 else None
