@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -24,6 +25,8 @@ SCREENS = {
     "settings": screens.settings_screen,
 }
 THEME_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
+FLASH_SECONDS = 10
+"""How long the breakdown of a hand just saved stays above the live xeri buttons."""
 MAX_WIDTH = 620
 """Content width on a desktop: a phone column, centred."""
 
@@ -58,6 +61,14 @@ def App(store, history_cache=None):
             pass
 
     ft.use_effect(lambda: page.run_task(wakelock), [s.wants_wakelock])
+
+    async def fade_flash(shown):
+        # The saved hand's breakdown stays for a moment, then gives the screen back to the next hand.
+        await asyncio.sleep(FLASH_SECONDS)
+        if s.flash == shown and s.screen == "match":
+            s.dismiss_flash()
+
+    ft.use_effect(lambda: page.run_task(fade_flash, s.flash) if s.flash is not None else None, [s.flash])
 
     async def share():
         text = s.share_text()

@@ -179,3 +179,13 @@ def test_counted_piles_fill_in_the_other_side_and_show_in_the_breakdown(app):
     app.wait_id("flash")
     app.see("most cards (30 of 52): 3 points")
     assert (total(app, 0), total(app, 1)) == (16, 9)
+
+
+def test_the_saved_hands_breakdown_shows_for_a_moment_then_makes_way(app):
+    from companion.ui.app import FLASH_SECONDS
+
+    start_two_player_match(app)
+    enter_hand(app)
+    app.wait_id("flash")
+    app.wait_gone("flash", timeout=(FLASH_SECONDS + 10) * 1000)
+    app.wait_id("xeri-0")
