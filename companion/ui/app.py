@@ -92,11 +92,22 @@ def App(store, history_cache=None):
         if chosen:
             s.import_files(chosen)
 
+    async def export_and_download():
+        path = s.export_all()
+        picker = page_services(page).get("files")
+        if picker is None or path is None or not page.web:
+            return
+        try:
+            await picker.save_file(file_name=path.name, src_bytes=path.read_bytes())
+        except Exception:  # the copy in the data folder is there whatever the browser does with it
+            pass
+
     def attach():
         # Once per session: assigning these on every render would schedule another render, forever.
         page.on_resize = on_resize
         s.share_action = share
         s.import_action = pick_and_import
+        s.export_action = export_and_download
 
     ft.on_mounted(attach)
     render = SCREENS.get(s.screen, screens.home)

@@ -20,7 +20,7 @@ def history_screen(s: AppState) -> list[ft.Control]:
     out: list[ft.Control] = [header(s, tr("nav.history"), actions=[
         labelled(ft.IconButton(ft.Icons.UPLOAD_FILE, on_click=s.import_action, tooltip=tr("history.import")),
                  "import-files"),
-        labelled(ft.IconButton(ft.Icons.ARCHIVE, on_click=lambda: s.export_all(), tooltip=tr("history.export")),
+        labelled(ft.IconButton(ft.Icons.ARCHIVE, on_click=s.export_action or (lambda: s.export_all()), tooltip=tr("history.export")),
                  "export-all")])]
     out += notices(s)
     if s.deleted:

@@ -356,11 +356,14 @@ class HistoryIntents:
         self.notice = " ".join(parts)
 
     @intent
-    def export_all(self) -> None:
+    def export_all(self) -> Any:
+        """Write all history into one zip in the data folder; return its path (the page also offers
+        it as a download, so a phone using a laptop's app gets its own copy)."""
         from ..archive import export_archive
 
         path = export_archive(self.store)
         self.notice = self.tr("notice.exported", path=str(path))
+        return path
 
 
 class AppState(HistoryIntents):
@@ -395,6 +398,8 @@ class AppState(HistoryIntents):
         """An async callable the page sets to share (or copy) the score sheet."""
         self.import_action: Any = None
         """An async callable the page sets to pick match files on this device and import them."""
+        self.export_action: Any = None
+        """An async callable the page sets to export all history and download it on this device."""
 
     # --- words ----------------------------------------------------------------------------------
     @property

@@ -198,8 +198,12 @@ def test_a_player_page_shows_figures_and_charts(app, seeded):
 def test_export_all_writes_a_zip_of_every_match_into_the_exports_folder(app, seeded):
     exports = seeded.folder / "exports"
     open_history(app, seeded)
-    app.tap("export-all")
+    with app.page.expect_download() as download:      # a phone gets its own copy, too
+        app.tap("export-all")
     app.see("History exported to")
+    assert download.value.suggested_filename.startswith("xeri-history-")
+    with zipfile.ZipFile(download.value.path()) as zf:
+        assert "history.csv" in zf.namelist()
     archives = list(exports.glob("xeri-history-*.zip"))
     assert len(archives) == 1, archives
     assert str(archives[0]) in app.text_of("notice")
