@@ -207,7 +207,7 @@ def main() -> None:
         small, large = SIZES
         verdicts = []
         for label in results[small]:
-            (a, a_best), (b, b_best) = results[small][label], results[large][label]
+            (a, _), (b, _) = results[small][label], results[large][label]
             ratio = b / a if a else float("inf")
             goal = ""
             if label in work[small]:   # the figures the goal is about; the others explain them

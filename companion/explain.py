@@ -7,7 +7,7 @@ from typing import Sequence
 from .engine.cards import TEN_OF_DIAMONDS, Rank
 from .engine.entry import Problem
 from .engine.match import Match, Standing, Status
-from .engine.rules import Direction, Goal, RuleSet
+from .engine.rules import Goal, RuleSet
 from .engine.scoring import Line
 from .i18n import ENGLISH, Translator
 
@@ -142,8 +142,3 @@ def status_text(match: Match, st: Standing, tr: Translator = ENGLISH) -> str:
         return tr("status.needs", needs=join_names([tr("status.needs_one", side=n, points=p)
                                                     for n, p in zip(names, st.needs)], tr))
     return tr.n("status.hands_left", st.hands_left or 0)
-
-
-def direction_text(direction: Direction, tr: Translator = ENGLISH) -> str:
-    """`clockwise` or `anticlockwise` in words."""
-    return tr(f"direction.{direction.value}")

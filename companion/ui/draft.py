@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.cards import DECK, DECK_SIZE, Card, TEN_OF_DIAMONDS
+from ..engine.cards import DECK, DECK_SIZE, Card
 from ..engine.entry import HandEntry, Problem, validate_hand
 from ..engine.rules import RuleSet
 

@@ -6,12 +6,12 @@ import flet as ft
 
 from ..engine.match import Status
 from ..engine.scoring import ITEMS
-from ..explain import item_label, line_text, rules_text, status_text
+from ..explain import item_label, line_text, rules_text
 from ..i18n import LANGUAGES
 from ..presets import preset, preset_names
 from .draft import TIE
 from .state import LAYOUTS, THEMES, AppState
-from .widgets import (RED, SIDE_COLORS, TOUCH, card, labelled, pill, playing_card, primary, problem, secondary,
+from .widgets import (SIDE_COLORS, TOUCH, card, labelled, pill, playing_card, primary, problem, secondary,
                       section, stepper, suit_text, toggle)
 
 

@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.entry import InvalidHand, Problem
-from ..engine.live import LiveHand
 from ..engine.match import Match, MatchError, Side, Standing, standing
 from ..engine.rules import Direction, Goal, RuleSet, RulesError
-from ..explain import goal_text, join_names, problem_text
+from ..explain import goal_text, problem_text
 from ..i18n import LANGUAGES, Translator
 from ..presets import preset, preset_names
 from ..records import MatchRecord
@@ -781,10 +780,6 @@ class AppState(HistoryIntents):
         if st and st.hands_left is not None and not st.is_over:
             text += " · " + self.tr.n("status.hands_left", st.hands_left)
         return text
-
-    def sides_line(self, match: Match | None = None) -> str:
-        match = match or self.match
-        return join_names([s.name for s in match.sides], self.tr) if match else ""
 
     @intent
     def dismiss_notice(self) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, HOW_TO, PHONE, AppServer
