@@ -135,7 +135,8 @@ TEXT_STYLES = ("display_large", "display_medium", "display_small", "headline_lar
 
 def theme() -> ft.Theme:
     """The app's theme: card-table green, with the suit font as every text style's fallback."""
-    fallback = ft.TextStyle(font_family_fallback=[SUIT_FONT])
+    # The colour is named too: a text theme without one leaves dark-theme text black on black.
+    fallback = ft.TextStyle(font_family_fallback=[SUIT_FONT], color=ft.Colors.ON_SURFACE)
     return ft.Theme(color_scheme_seed=ft.Colors.GREEN_800,
                     text_theme=ft.TextTheme(**{name: fallback for name in TEXT_STYLES}))
 

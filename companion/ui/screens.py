@@ -306,7 +306,8 @@ def live_panel(s: AppState) -> ft.Control:
             ft.Row([
                 labelled(ft.FilledButton(f"+ {tr('match.xeri')}  {x}", on_click=lambda _e=None, i=seat_index: s.tap_xeri(i, "xeri"),
                                          height=56, expand=True,
-                                         style=ft.ButtonStyle(bgcolor=color, text_style=ft.TextStyle(size=17),
+                                         style=ft.ButtonStyle(bgcolor=color, color=ft.Colors.WHITE,
+                                                              text_style=ft.TextStyle(size=17),
                                                               shape=ft.RoundedRectangleBorder(radius=12))),
                          f"xeri-{seat_index}", tr("match.xeri_label", player=seat.player, n=x)),
                 labelled(ft.OutlinedButton(f"+ {tr('match.jack_xeri')}  {jx}",

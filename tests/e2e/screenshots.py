@@ -111,7 +111,17 @@ def main() -> int:
                 app.tap("end-hand")
                 app.wait_id("save-hand")
                 shot("17-hand-entry-greek")
-                app.tap("lang-en") if app.by_id("lang-en").count() else None
+                app.tap("back")
+                app.tap("xeri-1")
+                app.tap("back")
+                app.tap("open-settings")
+                app.tap("lang-en")
+                app.tap("theme-dark")
+                app.see("Language")
+                app.tap("back")
+                app.tap("continue-match")
+                app.wait_id("end-hand")
+                shot("18-scoreboard-dark")
                 browser.close()
         finally:
             server.stop()
