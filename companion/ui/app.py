@@ -102,8 +102,19 @@ def App(store, history_cache=None):
         except Exception:  # the copy in the data folder is there whatever the browser does with it
             pass
 
+    async def refresh(match_id):
+        s.refresh(match_id)
+
+    async def on_message(match_id):
+        # Another phone at the table changed a match: show it as stored now. The message arrives in
+        # the sender's context; run_task binds this session's page, which the redraw is sent to.
+        if isinstance(match_id, str):
+            page.run_task(refresh, match_id)
+
     def attach():
         # Once per session: assigning these on every render would schedule another render, forever.
+        page.pubsub.subscribe(on_message)
+        s.announce = page.pubsub.send_others
         page.on_resize = on_resize
         s.share_action = share
         s.import_action = pick_and_import

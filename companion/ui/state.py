@@ -399,6 +399,8 @@ class AppState(HistoryIntents):
         """An async callable the page sets to pick match files on this device and import them."""
         self.export_action: Any = None
         """An async callable the page sets to export all history and download it on this device."""
+        self.announce: Any = None
+        """A callable the page sets to tell the other browser sessions that a match changed (its id)."""
 
     # --- words ----------------------------------------------------------------------------------
     @property
@@ -434,6 +436,29 @@ class AppState(HistoryIntents):
         """Forget what belonged to the match on screen: a pending question, a form, an opened hand."""
         self.confirm = None
         self.draft, self.editing, self.breakdown, self.flash = None, None, None, None
+
+    def _changed(self) -> None:
+        """Tell the other sessions (phones at the same table) that the match in play changed."""
+        if self.announce is not None and self.record is not None:
+            self.announce(self.record.id)
+
+    @intent
+    def refresh(self, match_id: str) -> None:
+        """Another session changed match `match_id`: show it as stored now."""
+        if self.record is not None and self.record.id != match_id:
+            return
+        if self.record is None and self.screen != "home":
+            return
+        record = self.store.get(match_id)
+        if record.abandoned:
+            if self.record is not None:
+                self.record = None
+                if self.screen in ("match", "entry"):
+                    self.home()
+            return
+        self.record = record
+        if self.screen == "entry":
+            self.notice = self.tr("notice.changed_elsewhere")
 
     def _fresh(self) -> None:
         """Read the match in play again: another session (web mode serves several) may have changed it."""
@@ -547,6 +572,7 @@ class AppState(HistoryIntents):
         if self.record and not standing(self.record.match).is_over:
             self.store.abandon(self.record.id)
         self.record = self.store.create_match(match)
+        self._changed()
         self.store.update_settings(last_rules=self.setup.preset)
         self._reset_match_view()
         self.history = ["home"]
@@ -563,6 +589,7 @@ class AppState(HistoryIntents):
         if not self.record:
             return
         self.record = self.store.set_live(self.record.id, self.record.live.tap(seat, kind))
+        self._changed()
         self.flash = None
         player = self.match.seats[seat].player
         self.notice = self.tr(f"notice.tap.{kind}", player=player)
@@ -573,6 +600,7 @@ class AppState(HistoryIntents):
         if self.record and self.record.live.taps:
             last = self.record.live.taps[-1]
             self.record = self.store.set_live(self.record.id, self.record.live.undo())
+            self._changed()
             self.notice = self.tr(f"notice.untap.{last.kind}", player=self.match.seats[last.seat].player)
 
     # hand entry
@@ -659,6 +687,7 @@ class AppState(HistoryIntents):
             else:
                 self.notice = self.tr("notice.edit_ends_match", hand=(getattr(exc, "decided_at", None) or 0) + 1)
             return
+        self._changed()
         self.draft, self.editing = None, None
         self.flash = index
         self.screen = "match"
@@ -705,6 +734,7 @@ class AppState(HistoryIntents):
         if self.record and self.record.match.hands:
             n = len(self.record.match.hands)
             self.record = self.store.undo_hand(self.record.id)
+            self._changed()
             self.flash = self.breakdown = None
             self.notice = self.tr("notice.undone", n=n)
 
@@ -712,6 +742,7 @@ class AppState(HistoryIntents):
     def abandon_match(self) -> None:
         if self.record:
             self.store.abandon(self.record.id)
+            self._changed()
             self.record = None
             self.home()
 

@@ -189,3 +189,21 @@ def test_the_saved_hands_breakdown_shows_for_a_moment_then_makes_way(app):
     app.wait_id("flash")
     app.wait_gone("flash", timeout=(FLASH_SECONDS + 10) * 1000)
     app.wait_id("xeri-0")
+
+
+def test_two_phones_at_one_table_see_each_others_taps(app, browser, server):
+    from .conftest import PHONE
+    from .driver import Driver
+
+    start_two_player_match(app)
+    context = browser.new_context(viewport=PHONE)
+    try:
+        other = Driver(context.new_page(), server.url)
+        other.open()
+        reopen_match(other)
+        app.tap("xeri-0")
+        other.see("Xeri for Anna (now 1)")      # without a tap on the second phone
+        other.tap("jack-xeri-1")
+        app.see("Jack xeri for Ben (now 1)")
+    finally:
+        context.close()

@@ -244,3 +244,20 @@ def test_importing_files_from_another_device_says_what_was_new_skipped_and_unrea
     state.import_files([("anna-ben.json", exported), ("again.json", exported), ("bad.json", b"{nope")])
     assert state.notice.startswith("1 match imported. 1 was already here. 1 file could not be read (bad.json:")
     assert [i.side_names for i in state.history_items()] == [("Anna", "Ben")]
+
+
+def test_a_change_on_one_phone_is_announced_and_shown_on_the_other(store):
+    a = AppState(store)
+    start(a)
+    b = AppState(store)
+    b.continue_match()
+    a.announce = b.refresh            # what the page's pub/sub does between browser sessions
+    a.tap_xeri(0, "xeri")
+    assert b.seat_count(0, "xeri") == 1
+    b.end_hand()
+    a.end_hand()
+    enter_taps = (("set_most", 0), ("set_counting", 0, 12), ("set_holder", "ten", 0), ("set_holder", "two", 1))
+    for tap in enter_taps:
+        a.draft_tap(*tap)
+    a.save_hand()
+    assert b.standing.totals == (26, 9) and b.notice.startswith("This match was just changed on another device")
