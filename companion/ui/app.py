@@ -25,8 +25,10 @@ SCREENS = {
     "settings": screens.settings_screen,
 }
 THEME_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
-FLASH_SECONDS = 10
-"""How long the breakdown of a hand just saved stays above the live xeri buttons."""
+FLASH_SECONDS = float(os.environ.get("XERI_FLASH_SECONDS", "10"))
+"""How long the breakdown of a hand just saved stays above the live xeri buttons (tests shorten it)."""
+TEST_HOOKS = os.environ.get("XERI_TEST_HOOKS") == "1"
+"""Set by the browser tests: the page then carries what the app saw, for the tests to wait on."""
 MAX_WIDTH = 620
 """Content width on a desktop: a phone column, centred."""
 
@@ -65,8 +67,7 @@ def App(store, history_cache=None):
     async def fade_flash(shown):
         # The saved hand's breakdown stays for a moment, then gives the screen back to the next hand.
         await asyncio.sleep(FLASH_SECONDS)
-        if s.flash == shown and s.screen == "match":
-            s.dismiss_flash()
+        s.fade_flash(shown)
 
     ft.use_effect(lambda: page.run_task(fade_flash, s.flash) if s.flash is not None else None, [s.flash])
 
@@ -127,6 +128,10 @@ def App(store, history_cache=None):
     # A screen gives its controls, or (controls, footer): the footer stays in reach below the scrolling part.
     body, footer = body if isinstance(body, tuple) else (body, [])
     column = [ft.Column(body, spacing=14, scroll=ft.ScrollMode.AUTO, expand=True, key=f"screen-{s.screen}")]
+    if TEST_HOOKS:
+        # What the app has seen, for the browser tests to wait on instead of sleeping.
+        column.append(ft.Semantics(identifier="app-seen", label=f"revision {s.revision} taps {s.taps}",
+                                   content=ft.Container(width=1, height=1)))
     if footer:
         column.append(ft.Container(ft.Column(footer, spacing=4), padding=ft.Padding.only(top=8)))
     return ft.SafeArea(

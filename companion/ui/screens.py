@@ -113,7 +113,7 @@ def setup(s: AppState) -> list[ft.Control]:
         field = ft.Row([labelled(ft.TextField(label=label, value=d.names[i],
                                               on_change=lambda e, i=i: s.setup_name(i, e.control.value),
                                               text_size=18, capitalization=ft.TextCapitalization.WORDS, expand=True),
-                                 f"name-{i}")])
+                                 f"name-{i}", value=d.names[i])])
         hints = s.name_suggestions(d.names[i]) if len(d.names[i].strip()) < 12 else []
         if d.names[i].strip() and any(h.casefold() == d.names[i].strip().casefold() for h in hints):
             hints = []
@@ -129,7 +129,7 @@ def setup(s: AppState) -> list[ft.Control]:
                 ft.Text(tr("setup.team", n=team + 1), weight=ft.FontWeight.W_700, color=SIDE_COLORS[team]),
                 ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=d.team_names[team],
                                               on_change=lambda e, t=team: s.setup_team_name(t, e.control.value),
-                                              expand=True), f"team-{team}")]),
+                                              expand=True), f"team-{team}", value=d.team_names[team])]),
                 name_field(2 * team, tr("setup.player", n=2 * team + 1)),
                 name_field(2 * team + 1, tr("setup.player", n=2 * team + 2)),
                 padding=12))
@@ -440,7 +440,7 @@ def entry(s: AppState) -> list[ft.Control]:
                 label=names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
                 on_change=lambda e, i=i: s.draft_tap("type_cards", i, e.control.value), expand=True, text_size=18,
                 border_color=SIDE_COLORS[i] if d.cards.is_auto(i) else None,
-                helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}"))
+                helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}", value=d.cards.shown(i)))
         most_controls.append(ft.Row(fields, spacing=8))
     most_controls += problems_for("cards", "most_cards")
     out.append(section(tr("entry.most"), *most_controls, ident="section-most"))

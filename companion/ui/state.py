@@ -23,15 +23,21 @@ from ..storage import StorageError
 from ..sheet import sheet_text
 from .draft import EntryDraft
 
-def intent(method):
+def intent(method=None, *, person: bool = True):
     """Mark a method as something a person does: afterwards `revision` moves on.
 
     The UI observes the view model's attributes; an intent that only changes a nested value (a name in
-    the new-match form, a number in the hand being entered) would otherwise not be seen.
+    the new-match form, a number in the hand being entered) would otherwise not be seen. `taps` counts
+    the outermost intents a person made (`person=False` for what the app does by itself: another
+    phone's change, a timer), so a test can count what the app saw.
     """
+    if method is None:
+        return functools.partial(intent, person=person)
 
     @functools.wraps(method)
     def run(self, *args, **kwargs):
+        depth = self.__dict__.get("_depth", 0)
+        self._depth = depth + 1
         try:
             return method(self, *args, **kwargs)
         except StorageError as exc:
@@ -43,6 +49,9 @@ def intent(method):
             self.history, self.screen = [], "home"
             self.notice = self.tr("notice.storage_error", reason=str(exc))
         finally:
+            self._depth = depth
+            if depth == 0 and person:
+                self.taps = getattr(self, "taps", 0) + 1
             self.revision = getattr(self, "revision", 0) + 1
 
     return run
@@ -373,6 +382,8 @@ class AppState(HistoryIntents):
         self.history_cache = history_cache or HistoryCache()
         self.revision = 0
         """Moves on after every intent (see `intent`)."""
+        self.taps = 0
+        """Intents a person made (see `intent`)."""
         settings = store.settings()
         self.lang: str = lang or settings.get("language", "en")
         self.theme: str = settings.get("theme", "system")
@@ -442,7 +453,7 @@ class AppState(HistoryIntents):
         if self.announce is not None and self.record is not None:
             self.announce(self.record.id)
 
-    @intent
+    @intent(person=False)
     def refresh(self, match_id: str) -> None:
         """Another session changed match `match_id`: show it as stored now."""
         if self.record is not None and self.record.id != match_id:
@@ -704,6 +715,12 @@ class AppState(HistoryIntents):
     @intent
     def dismiss_flash(self) -> None:
         self.flash = None
+
+    @intent(person=False)
+    def fade_flash(self, shown: int) -> None:
+        """The saved hand's breakdown has been shown long enough: give the screen back to the next hand."""
+        if self.flash == shown and self.screen == "match":
+            self.flash = None
 
     @intent
     def ask(self, *what: Any) -> None:

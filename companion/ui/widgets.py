@@ -15,13 +15,19 @@ TOUCH = 48
 """The least height of anything a person taps, in logical pixels."""
 
 
-def labelled(control: ft.Control, ident: str | None = None, label: str | None = None) -> ft.Control:
-    """Give a control an identifier for tests and a label for screen readers."""
+def labelled(control: ft.Control, ident: str | None = None, label: str | None = None,
+             value: str | None = None) -> ft.Control:
+    """Give a control an identifier for tests and a label for screen readers.
+
+    `value` is what the app holds for a text field: the browser tests wait for it to read back
+    what they typed, which proves the app (not only the browser's field) has it.
+    """
     if ident is None and label is None:
         return control
     # The wrapper takes the control's expand, or a Row would no longer share its width out.
     # (Only a truthy expand: Flet turns expand=False into Expanded(flex: 0), which breaks a wrapping Row.)
-    return ft.Semantics(identifier=ident, label=label, content=control, expand=getattr(control, "expand", None) or None)
+    return ft.Semantics(identifier=ident, label=label, value=value, content=control,
+                        expand=getattr(control, "expand", None) or None)
 
 
 def primary(text: str, on_click: Callable | None, ident: str | None = None, icon: Any = None,

@@ -22,6 +22,8 @@ HOW_TO = ("browser tests need Debian's Chromium: `sudo apt-get install chromium`
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 PHONE = {"width": 390, "height": 844}
+FLASH_SECONDS = 2
+"""How long the app under test shows a saved hand's breakdown (10 s for people)."""
 
 
 def free_port() -> int:
@@ -41,7 +43,8 @@ class AppServer:
         self.log = data_dir.parent / f"server-{self.port}.log"
 
     def start(self) -> "AppServer":
-        env = {**os.environ, "XERI_DATA_DIR": str(self.data_dir)}
+        env = {**os.environ, "XERI_DATA_DIR": str(self.data_dir), "XERI_TEST_HOOKS": "1",
+               "XERI_FLASH_SECONDS": str(FLASH_SECONDS)}
         env.pop("FLET_FORCE_WEB_SERVER", None)
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(self.port), "--no-browser"],
                                      cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)

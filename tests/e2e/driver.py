@@ -1,20 +1,28 @@
-"""A small driver for the Flet app in Chromium: open, tap by identifier or name, read text, count taps."""
+"""A small driver for the Flet app in Chromium: open, tap by identifier, type, read text.
+
+Every step waits on a condition, never on a fixed sleep. The app runs with `XERI_TEST_HOOKS=1`, so the
+page carries what the app has seen (`app-seen`: its revision and the taps it received): a tap waits
+until the app has taken it, and typing waits until the app holds the typed text (a text field's
+semantics value is what the view model holds, see `widgets.labelled`).
+"""
 
 from __future__ import annotations
 
 import re
 import time
 
+from playwright.sync_api import expect
+
 DEFAULT_TIMEOUT = 15_000
+_SEEN = re.compile(r"revision (\d+) taps (\d+)")
 
 
 class Driver:
-    """Drives one page of the app; `taps` counts every tap a person would make."""
+    """Drives one page of the app, as a person does: taps and typing."""
 
     def __init__(self, page, url: str):
         self.page = page
         self.url = url
-        self.taps = 0
         page.set_default_timeout(DEFAULT_TIMEOUT)
 
     def open(self) -> None:
@@ -29,8 +37,31 @@ class Driver:
         placeholder = self.page.locator("flt-semantics-placeholder")
         placeholder.wait_for(state="attached", timeout=60_000)
         placeholder.dispatch_event("click")
-        self.page.locator("flt-semantics").first.wait_for(state="attached", timeout=60_000)
+        self.by_id("app-seen").wait_for(state="attached", timeout=60_000)
 
+    # --- what the app has seen ---------------------------------------------------------------------
+    def seen(self) -> tuple[int, int]:
+        """The app's (revision, taps): every change it made, and the intents a person sent it."""
+        node = self.by_id("app-seen")
+        label = (node.get_attribute("aria-label") or "") + " " + (node.text_content() or "")
+        found = _SEEN.search(label)
+        if found is None:
+            raise AssertionError(f"the page does not say what the app saw (XERI_TEST_HOOKS=1?): {label!r}")
+        return int(found.group(1)), int(found.group(2))
+
+    @property
+    def taps(self) -> int:
+        """Taps the app has received on this page so far."""
+        return self.seen()[1]
+
+    def wait_taps(self, more_than: int, what: str, timeout: int = DEFAULT_TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout / 1000
+        while self.seen()[1] <= more_than:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the app never took the tap on {what!r}")
+            time.sleep(0.02)
+
+    # --- finding things ----------------------------------------------------------------------------
     def by_id(self, ident: str):
         return self.page.locator(f'[flt-semantics-identifier="{ident}"]')
 
@@ -39,16 +70,43 @@ class Driver:
         loc.wait_for(state="attached", timeout=timeout)
         return loc
 
-    def tap(self, ident: str) -> None:
-        """Tap the control with this identifier (scrolling it into view first)."""
+    def _target(self, ident: str):
         loc = self.wait_id(ident)
         target = loc.locator('[role="button"], [role="switch"], [role="checkbox"], flt-semantics[role]').first
-        (target if target.count() else loc).click()
-        self.taps += 1
+        return target if target.count() else loc
 
-    def tap_text(self, name: str, role: str = "button") -> None:
-        self.page.get_by_role(role, name=re.compile(re.escape(name))).first.click()
-        self.taps += 1
+    # --- acting ------------------------------------------------------------------------------------
+    def tap(self, ident: str, wait: bool = True) -> None:
+        """Tap the control with this identifier (scrolled into view first), and wait until the app has
+        taken the tap. `wait=False` for a control that opens something of the browser's (a file chooser)
+        before the app hears of it."""
+        before = self.seen()[1] if wait else 0
+        self._target(ident).click()
+        if wait:
+            self.wait_taps(before, ident)
+
+    def type(self, ident: str, text: str) -> None:
+        """Type into a text field key by key, as a person does; wait until the field shows the text and
+        the app holds it.
+
+        Flutter connects its text input a moment after the field takes focus, and nothing in the page
+        says when: keys typed before that are lost. So, as a person would, look at the field and type
+        again (over the selection) when it does not show what was typed.
+        """
+        field = self.wait_id(ident)
+        box = field.locator("input, textarea").first
+        box.click()
+        expect(box).to_be_focused()
+        for attempt in range(4):
+            self.page.keyboard.press("Control+A")
+            self.page.keyboard.type(text, delay=15)
+            try:
+                expect(box).to_have_value(text, timeout=1_500)
+                break
+            except AssertionError:
+                if attempt == 3:
+                    raise
+        expect(field).to_have_attribute("aria-label", text)
 
     def is_disabled(self, ident: str) -> bool:
         loc = self.wait_id(ident)
@@ -64,19 +122,7 @@ class Driver:
             time.sleep(0.05)
         raise AssertionError(f"none of {idents} came on screen")
 
-    def type(self, ident: str, text: str) -> None:
-        """Type into a text field key by key, as a person does, then wait until the app shows the
-        text somewhere else on screen (a name appears on the dealer buttons) or a second passes."""
-        box = self.wait_id(ident).locator("input, textarea").first
-        box.click()
-        time.sleep(0.2)  # Flutter sets up its editing element after the tap; a person takes that long too
-        self.page.keyboard.press("Control+A")
-        self.page.keyboard.type(text, delay=15)
-        deadline = time.monotonic() + 1.0
-        while time.monotonic() < deadline and text not in self.screen_text():
-            time.sleep(0.05)
-        self.taps += 1
-
+    # --- reading -----------------------------------------------------------------------------------
     def text_of(self, ident: str) -> str:
         loc = self.wait_id(ident)
         return " ".join(filter(None, [loc.get_attribute("aria-label") or "", loc.inner_text()]))
@@ -109,5 +155,6 @@ class Driver:
         raise AssertionError(f"{ident} is still on screen")
 
     def screenshot(self, path) -> None:
-        time.sleep(0.8)  # let route and button animations settle
+        # Route and button animations take about a second; a screenshot is for looking at, not a test.
+        time.sleep(0.8)
         self.page.screenshot(path=str(path), full_page=False)

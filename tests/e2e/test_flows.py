@@ -182,7 +182,7 @@ def test_counted_piles_fill_in_the_other_side_and_show_in_the_breakdown(app):
 
 
 def test_the_saved_hands_breakdown_shows_for_a_moment_then_makes_way(app):
-    from companion.ui.app import FLASH_SECONDS
+    from .conftest import FLASH_SECONDS
 
     start_two_player_match(app)
     enter_hand(app)

@@ -256,7 +256,7 @@ def test_match_files_from_another_device_are_imported_from_the_history(app, seed
     open_history(app, seeded)
     for expected in ("1 match imported.", "0 matches imported. 1 was already here."):
         with app.page.expect_file_chooser() as chooser:
-            app.tap("import-files")
+            app.tap("import-files", wait=False)     # the app hears of it once a file is chosen
         chooser.value.set_files(str(path))
         app.see(expected)
     wait_rows(app, set(seeded.all) | {record.id})
