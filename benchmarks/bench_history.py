@@ -4,11 +4,11 @@ Stores of 100 and 1,000 finished classic matches of 10 valid hands each are writ
 API into a temporary folder (one evening apart, so the wins-per-month chart has a year and more of
 months). Then, median of several runs:
 
-(a) opening the history: `AppState(store).history_items()` on a fresh AppState, the store already
-    listed once (as in the running app), and its first call on a store just opened;
-(b) a player's page, as the page computes it: `AppState.player_page()` for the player at every table
-    (the worst case), cold (a store just opened and a fresh AppState: every match file is read and
-    scored), on a fresh AppState whose store already holds the records, and warm (a second call).
+(a) opening the history: the rows of a fresh session's history view model (`AppModel(...).history.rows()`),
+    the store already listed once (as in the running app), and its first call on a store just opened;
+(b) a player's page, as the page works it out: `PlayerModel.open(player)` for the player at every table
+    (the worst case), cold (a store just opened and a fresh session: every match file is read and
+    scored), on a fresh session whose store already holds the records, and warm (opened again).
 
 Opening the store itself is timed apart (it is not part of the figures above).
 """
@@ -27,10 +27,12 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from companion.engine import Goal, Match, Side
-from companion.presets import preset
-from companion.stats import score_history
+from companion.formats.presets import preset
+from companion.history.stats import score_history
+from companion.history.cache import HistoryCache
+from companion.service import Services
 from companion.storage import Store
-from companion.ui.state import AppState, HistoryCache
+from companion.ui.viewmodel import AppModel
 
 from .bench_stats import classic_hand
 
@@ -47,9 +49,9 @@ WORK_LINEAR = 10 * 1.1
 # The figures the goal is about, named once: each is both timed (`measure`) and counted (`work_counts`).
 HISTORY_JUST_OPENED = "(a) history, first call on a store just opened"
 PAGE_WARMED_AT_START = "(b) player page, the app's history warmed at start: fresh session"
-HISTORY_FRESH_STATE = "(a) history: fresh AppState(store).history_items()"
-PAGE_RECORDS_HELD = "(b) player page, fresh AppState, records held by the store"
-PAGE_SECOND_CALL = "(b) player page warm: second call on the same AppState"
+HISTORY_FRESH_STATE = "(a) history: a fresh session's history rows"
+PAGE_RECORDS_HELD = "(b) player page, fresh session, records held by the store"
+PAGE_SECOND_CALL = "(b) player page warm: opened again in the same session"
 GOAL_FIGURES = (HISTORY_JUST_OPENED, PAGE_WARMED_AT_START, HISTORY_FRESH_STATE, PAGE_RECORDS_HELD, PAGE_SECOND_CALL)
 ME = "Anna"
 """The player whose page is timed; she sits at every table, the worst case."""
@@ -77,7 +79,7 @@ def build(folder: Path, count: int, seed: int = 151) -> float:
             clock.now += timedelta(days=1) if n % 3 == 0 else timedelta(minutes=40)
             match = Match(rules=classic, sides=(Side(ME), Side(rng.choice(OTHERS))), goal=Goal(hands=HANDS),
                           hands=tuple(classic_hand(rng) for _ in range(HANDS)))
-            record = store.create_match(match)
+            record = Services.over(store).table.start(match)
             assert record.finished is not None and len(record.match.hands) == HANDS
     return time.perf_counter() - start
 
@@ -113,10 +115,28 @@ def player_id(store: Store) -> str:
     return next(p.id for p in store.players() if p.name == ME)
 
 
-def page_of(store: Store, pid: str, cache: HistoryCache | None = None) -> AppState:
-    state = AppState(store, history_cache=cache)
-    state.player_shown = pid
-    return state
+def session(store: Store, cache: HistoryCache | None = None) -> AppModel:
+    """A fresh browser session's view model over the store."""
+    return AppModel(Services.over(store), history_cache=cache)
+
+
+def rows(store: Store) -> list:
+    return session(store).history.rows()
+
+
+class Page:
+    """A player's page in a session: `open()` works it out as the app does (slow work done inline here)."""
+
+    def __init__(self, store: Store, pid: str, cache: HistoryCache | None = None):
+        self.vm, self.pid = session(store, cache), pid
+
+    def open(self):
+        self.vm.player.open(self.pid)
+        return self.vm.player.page
+
+
+def figure(page, key: str) -> str:
+    return next(f.value for f in page.figures if f.key == key)
 
 
 def measure(folder: Path, count: int) -> dict[str, Timing]:
@@ -126,19 +146,19 @@ def measure(folder: Path, count: int) -> dict[str, Timing]:
         Store(folder).close()
 
     out["open the store (apart)"] = median_ms(open_close, COLD_RUNS)
-    out[HISTORY_JUST_OPENED] = cold_ms(folder, lambda s: AppState(s).history_items())
+    out[HISTORY_JUST_OPENED] = cold_ms(folder, rows)
 
     def cold_page(store: Store) -> None:
-        page = page_of(store, player_id(store)).player_page()
-        assert page["stats"].played == count
+        page = Page(store, player_id(store)).open()
+        assert figure(page, "stat-matches") == str(count)
 
     def warmed_page(store: Store) -> None:
         cache = HistoryCache()
-        cache.warm(store)            # what the app does in the background when it starts (not timed)
+        cache.warm(Services.over(store).library)   # what the app does in the background when it starts (not timed)
         start = time.perf_counter()
-        page = page_of(store, player_id(store), cache).player_page()
+        page = Page(store, player_id(store), cache).open()
         warmed.append((time.perf_counter() - start) * 1000)
-        assert page["stats"].played == count
+        assert figure(page, "stat-matches") == str(count)
 
     warmed: list[float] = []
     for _ in range(COLD_RUNS):
@@ -147,7 +167,7 @@ def measure(folder: Path, count: int) -> dict[str, Timing]:
     out[PAGE_WARMED_AT_START] = Timing(statistics.median(warmed),
                                                                                      min(warmed))
     out["    the app's warm-up at start (background): read and score every match"] = cold_ms(
-        folder, lambda s: HistoryCache().warm(s))
+        folder, lambda s: HistoryCache().warm(Services.over(s).library))
     out["    player page with nothing warmed: store just opened, fresh cache"] = cold_ms(folder, cold_page)
     out["    of which reading every match file (Store.get on a store just opened)"] = cold_ms(
         folder, lambda s: [s.get(m.id) for m in s.list_matches()])
@@ -155,16 +175,14 @@ def measure(folder: Path, count: int) -> dict[str, Timing]:
         records = [store.get(m.id) for m in store.list_matches()]
     out["    of which scoring them (stats.score_history of the records)"] = median_ms(lambda: score_history(records))
     with Store(folder) as store:
-        items = AppState(store).history_items()
-        assert len(items) == count
-        out[HISTORY_FRESH_STATE] = median_ms(lambda: AppState(store).history_items())
+        assert len(rows(store)) == count
+        out[HISTORY_FRESH_STATE] = median_ms(lambda: rows(store))
         pid = player_id(store)
-        page_of(store, pid).player_page()   # the store now holds every record
-        out[PAGE_RECORDS_HELD] = median_ms(
-            lambda: page_of(store, pid).player_page())
-        state = page_of(store, pid)
-        state.player_page()
-        out[PAGE_SECOND_CALL] = median_ms(state.player_page)
+        Page(store, pid).open()   # the store now holds every record
+        out[PAGE_RECORDS_HELD] = median_ms(lambda: Page(store, pid).open())
+        page = Page(store, pid)
+        page.open()
+        out[PAGE_SECOND_CALL] = median_ms(page.open)
     return out
 
 
@@ -179,19 +197,17 @@ def work_counts(folder: Path) -> dict[str, int]:
     """The calls made for each goal figure, in the same conditions as its timing."""
     out = {}
     with Store(folder) as store:
-        out[HISTORY_JUST_OPENED] = calls(lambda: AppState(store).history_items())
+        out[HISTORY_JUST_OPENED] = calls(lambda: rows(store))
     with Store(folder) as store:
         cache = HistoryCache()
-        cache.warm(store)
+        cache.warm(Services.over(store).library)
         pid = player_id(store)
-        out[PAGE_WARMED_AT_START] = calls(
-            lambda: page_of(store, pid, cache).player_page())
-        out[HISTORY_FRESH_STATE] = calls(lambda: AppState(store).history_items())
-        out[PAGE_RECORDS_HELD] = calls(
-            lambda: page_of(store, pid).player_page())
-        state = page_of(store, pid)
-        state.player_page()
-        out[PAGE_SECOND_CALL] = calls(state.player_page)
+        out[PAGE_WARMED_AT_START] = calls(lambda: Page(store, pid, cache).open())
+        out[HISTORY_FRESH_STATE] = calls(lambda: rows(store))
+        out[PAGE_RECORDS_HELD] = calls(lambda: Page(store, pid).open())
+        page = Page(store, pid)
+        page.open()
+        out[PAGE_SECOND_CALL] = calls(page.open)
     return out
 
 
@@ -203,7 +219,7 @@ def main() -> None:
         for count in SIZES:
             folder = root / f"store-{count}"
             seconds = build(folder, count)
-            print(f"built {count} matches of {HANDS} classic hands through Store.create_match in {seconds:.1f} s "
+            print(f"built {count} matches of {HANDS} classic hands through the service in {seconds:.1f} s "
                   f"({seconds * 1000 / count:.1f} ms a match)")
             results[count] = measure(folder, count)
             work[count] = work_counts(folder)

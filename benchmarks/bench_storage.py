@@ -8,9 +8,10 @@ import time
 import uuid
 from pathlib import Path
 
-from companion.engine import Goal, HandEntry, LiveHand, Match, Side, record_hand
-from companion.presets import preset
-from companion.records import MatchRecord
+from companion.engine import Goal, HandEntry, Match, Side, record_hand
+from companion.formats.presets import preset
+from companion.service import Services
+from companion.service.records import MatchRecord
 from companion.storage import AtomicJSONStorage, Store
 from companion.storage.documents import record_to_doc
 
@@ -68,16 +69,17 @@ def main() -> None:
         stores = {"1": Store(small), f"{BACKGROUND + 1:,}": Store(large)}
         reopen = time.perf_counter() - started
 
-        ids = {name: store.create_match(played(Goal(hands=10_000), HANDS)).id for name, store in stores.items()}
+        tables = {name: Services.over(store).table for name, store in stores.items()}
+        ids = {name: tables[name].start(played(Goal(hands=10_000), HANDS)).id for name in stores}
         saves: dict[str, list[float]] = {name: [] for name in stores}
         taps: dict[str, list[float]] = {name: [] for name in stores}
         for n in range(HANDS, HANDS + SAVES):
-            # Alternate the stores so disk noise and the growing match (the engine rescored every hand) hit both alike.
-            for name, store in stores.items():
+            # Alternate the stores so disk noise and the growing match hit both alike.
+            for name in stores:
                 t0 = time.perf_counter()
-                store.set_live(ids[name], LiveHand().tap(n % 2, "xeri"))
+                tables[name].tap(ids[name], n % 2, "xeri")
                 t1 = time.perf_counter()
-                store.record_hand(ids[name], hand(n))
+                tables[name].record_hand(ids[name], hand(n))
                 t2 = time.perf_counter()
                 taps[name].append(t1 - t0)
                 saves[name].append(t2 - t1)

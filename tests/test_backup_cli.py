@@ -8,8 +8,9 @@ import zipfile
 from pathlib import Path
 
 from companion.engine import HandEntry, Match, Side
-from companion.presets import preset
+from companion.formats.presets import preset
 from companion.storage import Store
+from tests.play import play
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,8 +24,8 @@ def run(data: Path, *args: str) -> subprocess.CompletedProcess:
 def finished_match(store: Store, a: str, b: str) -> str:
     rules = preset("classic")
     match = Match.new(rules, [Side(a), Side(b)], rules.goal.__class__(hands=1))
-    record = store.create_match(match)
-    store.record_hand(record.id, HandEntry(xeris=(1, 0), jack_xeris=(0, 0), most_cards=0, counting=(12, 8),
+    record = play(store).start(match)
+    play(store).record_hand(record.id, HandEntry(xeris=(1, 0), jack_xeris=(0, 0), most_cards=0, counting=(12, 8),
                                            ten_of_diamonds=0, two=1))
     return record.id
 

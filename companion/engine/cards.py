@@ -106,11 +106,6 @@ def parse_card(text: str) -> Card:
     return _DECK_CARDS[_RANK_BY_TEXT[s[:-1]], _SUIT_BY_TEXT[s[-1]]]
 
 
-def card_name(card: Card) -> str:
-    """The ASCII code of a card: the inverse of `parse_card`."""
-    return card.code
-
-
 def parse_rank(text: str) -> Rank:
     """Parse a rank code such as `A`, `10`, `J`."""
     s = str(text).strip().upper()
@@ -124,5 +119,4 @@ DECK: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 _DECK_CARDS = {(c.rank, c.suit): c for c in DECK}
 
 TEN_OF_DIAMONDS = _DECK_CARDS[Rank.TEN, Suit.DIAMONDS]
-TWO_OF_CLUBS = _DECK_CARDS[Rank.TWO, Suit.CLUBS]
-TWO_OF_SPADES = _DECK_CARDS[Rank.TWO, Suit.SPADES]
+"""The 10♦: worth more than a plain ten in every rule set."""

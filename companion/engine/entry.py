@@ -3,14 +3,56 @@
 from __future__ import annotations
 
 import dataclasses
+import enum
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from .cards import DECK_SIZE, Card, Rank, TEN_OF_DIAMONDS
 from .rules import RuleSet
+from .tally import unique_leader
 
-PER_SIDE_FIELDS = ("cards", "counting", "xeris", "jack_xeris")
+
+class EntryField(enum.StrEnum):
+    """A fact of a hand entry, as the form asks for it and a problem points at it."""
+
+    CARDS = "cards"
+    MOST_CARDS = "most_cards"
+    COUNTING = "counting"
+    TEN_OF_DIAMONDS = "ten_of_diamonds"
+    TWO = "two"
+    XERIS = "xeris"
+    JACK_XERIS = "jack_xeris"
+    HELD = "held"
+
+
+class ProblemCode(enum.StrEnum):
+    """Why a hand entry cannot be right; each has its sentence (`problem.<code>` in the catalogs)."""
+
+    MISSING = "missing"
+    COUNTING_NEEDS_EXACT = "counting_needs_exact"
+    WRONG_SIDE_COUNT = "wrong_side_count"
+    NOT_WHOLE = "not_whole"
+    NEGATIVE = "negative"
+    NO_SUCH_SIDE = "no_such_side"
+    TEN_OF_DIAMONDS_MISSING = "ten_of_diamonds_missing"
+    TWO_MISSING = "two_missing"
+    CARD_MISSING = "card_missing"
+    NOT_A_CARD = "not_a_card"
+    NOT_SCORING_CARD = "not_scoring_card"
+    CARD_TWICE = "card_twice"
+    CARDS_TOTAL = "cards_total"
+    COUNTING_TOTAL = "counting_total"
+    TOO_MANY_JACK_XERIS = "too_many_jack_xeris"
+    TOO_MANY_XERIS_TOTAL = "too_many_xeris_total"
+    TEN_NOT_IN_COUNTING = "ten_not_in_counting"
+    TOO_FEW_CARDS = "too_few_cards"
+    TOO_MANY_XERIS = "too_many_xeris"
+    TOO_MANY_XERIS_FOR_MAJORITY = "too_many_xeris_for_majority"
+    JACK_XERIS_NEED_JACKS = "jack_xeris_need_jacks"
+
+
+PER_SIDE_FIELDS = (EntryField.CARDS, EntryField.COUNTING, EntryField.XERIS, EntryField.JACK_XERIS)
 """The numbers an entry gives once for each side."""
 
 
@@ -83,25 +125,26 @@ class HandEntry:
         """The side with strictly the most captured cards, or None for a tie for most."""
         if self.cards is None:
             return self.most_cards
-        top = max(self.cards)
-        leaders = [i for i, n in enumerate(self.cards) if n == top]
-        return leaders[0] if len(leaders) == 1 else None
+        return unique_leader(self.cards)
 
 
 @dataclass(frozen=True)
 class Problem:
     """One reason a hand entry cannot be right: a code, the side it concerns, and the numbers."""
 
-    code: str
-    """What is wrong, as a stable key (`cards_total`, `too_many_xeris`, …)."""
+    code: ProblemCode
+    """What is wrong (`cards_total`, `too_many_xeris`, …); given as a code or its value."""
     side: int | None = None
     """The side it concerns, or None when it concerns the whole hand."""
-    field: str | None = None
-    """The entry field to point at (`cards`, `counting`, `xeris`, `jack_xeris`, `ten_of_diamonds`, `two`, `held`)."""
+    field: EntryField | None = None
+    """The entry field to point at, or None."""
     values: Mapping[str, Any] = dataclasses.field(default_factory=dict)
     """The numbers the message needs."""
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "code", ProblemCode(self.code))
+        if self.field is not None:
+            object.__setattr__(self, "field", EntryField(self.field))
         object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
 
 

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-KINDS = ("xeri", "jack_xeri")
+
+class TapKind(enum.StrEnum):
+    """What a live tap records."""
+
+    XERI = "xeri"
+    JACK_XERI = "jack_xeri"
 
 
 @dataclass(frozen=True)
@@ -14,12 +20,14 @@ class Tap:
 
     seat: int
     """The seat of the player who made it."""
-    kind: str
-    """`xeri` or `jack_xeri`."""
+    kind: TapKind
+    """A xeri or a jack xeri (given as a kind or its value)."""
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"a tap is a xeri or a jack_xeri, not {self.kind!r}")
+        try:
+            object.__setattr__(self, "kind", TapKind(self.kind))
+        except ValueError:
+            raise ValueError(f"a tap is a xeri or a jack_xeri, not {self.kind!r}") from None
 
 
 @dataclass(frozen=True)
@@ -29,7 +37,7 @@ class LiveHand:
     taps: tuple[Tap, ...] = ()
     """Every tap so far."""
 
-    def tap(self, seat: int, kind: str) -> LiveHand:
+    def tap(self, seat: int, kind: TapKind | str) -> LiveHand:
         """One more tap."""
         return replace(self, taps=self.taps + (Tap(seat, kind),))
 
@@ -37,7 +45,7 @@ class LiveHand:
         """Without the last tap (unchanged when there is none)."""
         return replace(self, taps=self.taps[:-1])
 
-    def count(self, seat: int, kind: str) -> int:
+    def count(self, seat: int, kind: TapKind | str) -> int:
         """How many of `kind` the player at `seat` made."""
         return sum(1 for t in self.taps if t.seat == seat and t.kind == kind)
 
@@ -46,12 +54,12 @@ class LiveHand:
         xeris, jacks = [0] * sides, [0] * sides
         for t in self.taps:
             if 0 <= t.seat < len(seat_sides):
-                (xeris if t.kind == "xeri" else jacks)[seat_sides[t.seat]] += 1
+                (xeris if t.kind is TapKind.XERI else jacks)[seat_sides[t.seat]] += 1
         return tuple(xeris), tuple(jacks)
 
     def to_list(self) -> list[list]:
         """JSON form: `[[seat, kind], …]`."""
-        return [[t.seat, t.kind] for t in self.taps]
+        return [[t.seat, t.kind.value] for t in self.taps]
 
     @classmethod
     def from_list(cls, data: Sequence) -> LiveHand:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 from .entry import HandEntry
 from .rules import Direction, Goal, RuleSet
 from .scoring import HandScore, score_hand
+from .tally import unique_leader
 
 
 class MatchError(ValueError):
@@ -154,73 +155,106 @@ class Standing:
         return self.status is not Status.PLAYING
 
 
+class _Tally:
+    """The running figures of a standing while its hands are added up, one hand at a time."""
+
+    __slots__ = ("totals", "won", "target", "extensions", "status", "winner", "decided_at")
+
+    def __init__(self, sides: int, target: int | None):
+        self.totals, self.won = [0] * sides, [0] * sides
+        self.target, self.extensions = target, 0
+        self.status, self.winner, self.decided_at = Status.PLAYING, None, None
+
+    @classmethod
+    def of(cls, st: Standing) -> _Tally:
+        tally = cls(len(st.totals), st.target)
+        tally.totals, tally.won = list(st.totals), list(st.hands_won)
+        tally.extensions, tally.status, tally.winner, tally.decided_at = st.extensions, st.status, st.winner, st.decided_at
+        return tally
+
+    def add(self, goal: Goal, index: int, score: HandScore) -> None:
+        """Count hand `index`: its points, who won it, and whether it decides the match."""
+        totals = self.totals
+        for side, points in enumerate(score.points):
+            totals[side] += points
+        if score.winner is not None:
+            self.won[score.winner] += 1
+        if goal.is_race:
+            reached = [s for s in range(len(totals)) if totals[s] >= self.target]
+            if len(reached) > 1:
+                # Two or more sides reached the target in the same hand: it moves up by the step until at
+                # most one side has reached it, i.e. past the second-best total. Worked out in one go, so
+                # no work grows with the size of a number (a target of 10**100 costs what 151 does).
+                second = sorted(totals, reverse=True)[1]
+                steps = (second - self.target) // goal.step + 1
+                self.target += steps * goal.step
+                self.extensions += steps
+                reached = [s for s in range(len(totals)) if totals[s] >= self.target]
+            if reached:
+                self.status, self.winner, self.decided_at = Status.WON, reached[0], index
+        elif index + 1 == goal.hands:
+            self.decided_at = index
+            leader = unique_leader(self.won)
+            self.status, self.winner = (Status.WON, leader) if leader is not None else (Status.DRAWN, None)
+
+    def standing(self, match: Match, scores: tuple[HandScore, ...], running: tuple[tuple[int, ...], ...]) -> Standing:
+        goal, counted = match.goal, len(scores)
+        return Standing(
+            scores=scores, running=running, totals=tuple(self.totals), hands_won=tuple(self.won),
+            status=self.status, winner=self.winner, target=self.target, extensions=self.extensions,
+            needs=tuple(max(0, self.target - t) for t in self.totals) if goal.is_race else None,
+            hands_left=max(0, goal.hands - counted) if goal.hands is not None else None,
+            next_dealer=match.dealer_of(counted), next_leader=match.leader_of(counted),
+            decided_at=self.decided_at, hands_after_end=len(match.hands) - counted,
+        )
+
+
+_STRICT, _LENIENT = "_standing", "_standing_lenient"
+"""Where a match keeps its standing once worked out: a match is a frozen value, so its standing never changes."""
+
+
 def standing(match: Match, strict: bool = True) -> Standing:
-    """The standing of the match after its hands.
+    """The standing of the match after its hands (worked out once per match value, then kept).
 
     Hands after the deciding hand raise `MatchOver`; with `strict=False` (rescoring under other
     rules) they are left out of the standing and counted in `hands_after_end`.
     """
-    sides = len(match.sides)
-    goal = match.goal
-    totals = [0] * sides
-    won = [0] * sides
-    target = goal.target
-    extensions = 0
-    status, winner, decided_at = Status.PLAYING, None, None
+    cache = match.__dict__
+    found = cache.get(_STRICT) or (None if strict else cache.get(_LENIENT))
+    if found is not None:
+        return found
+    tally = _Tally(len(match.sides), match.goal.target)
     scores, running = [], []
     for index, entry in enumerate(match.hands):
-        if decided_at is not None:
+        if tally.decided_at is not None:
             if not strict:
                 break
-            raise MatchOver(f"the match was decided at hand {decided_at + 1}, "
-                            f"but {len(match.hands)} hands are recorded", decided_at)
-        score = score_hand(entry, match.rules, sides)
+            raise MatchOver(f"the match was decided at hand {tally.decided_at + 1}, "
+                            f"but {len(match.hands)} hands are recorded", tally.decided_at)
+        score = score_hand(entry, match.rules, len(match.sides))
         scores.append(score)
-        for side, points in enumerate(score.points):
-            totals[side] += points
-        if score.winner is not None:
-            won[score.winner] += 1
-        running.append(tuple(totals))
-        if goal.is_race:
-            reached = [s for s in range(sides) if totals[s] >= target]
-            while len(reached) > 1:
-                target += goal.step
-                extensions += 1
-                reached = [s for s in range(sides) if totals[s] >= target]
-            if reached:
-                status, winner, decided_at = Status.WON, reached[0], index
-        elif index + 1 == goal.hands:
-            decided_at = index
-            best = max(won)
-            leaders = [s for s in range(sides) if won[s] == best]
-            status, winner = (Status.WON, leaders[0]) if len(leaders) == 1 else (Status.DRAWN, None)
-    played = len(match.hands)
-    counted = len(scores)
-    return Standing(
-        scores=tuple(scores),
-        running=tuple(running),
-        totals=tuple(totals),
-        hands_won=tuple(won),
-        status=status,
-        winner=winner,
-        target=target,
-        extensions=extensions,
-        needs=tuple(max(0, target - t) for t in totals) if goal.is_race else None,
-        hands_left=max(0, goal.hands - counted) if goal.hands is not None else None,
-        next_dealer=match.dealer_of(counted),
-        next_leader=match.leader_of(counted),
-        decided_at=decided_at,
-        hands_after_end=played - counted,
-    )
+        tally.add(match.goal, index, score)
+        running.append(tuple(tally.totals))
+    result = tally.standing(match, tuple(scores), tuple(running))
+    # A frozen dataclass refuses attributes, but its __dict__ may hold a cache that no field shows.
+    cache[_STRICT if not result.hands_after_end else _LENIENT] = result
+    return result
 
 
 def record_hand(match: Match, entry: HandEntry) -> Match:
-    """The match with one more hand; raise `InvalidHand` for an impossible entry, `MatchOver` after the end."""
+    """The match with one more hand; raise `InvalidHand` for an impossible entry, `MatchOver` after the end.
+
+    Only the new hand is scored: the standing of the longer match is the known one plus that hand.
+    """
     now = standing(match)
     if now.is_over:
         raise MatchOver("the match is over: no more hands can be recorded", now.decided_at)
-    score_hand(entry, match.rules, len(match.sides))
-    return replace(match, hands=match.hands + (entry,))
+    score = score_hand(entry, match.rules, len(match.sides))
+    longer = replace(match, hands=match.hands + (entry,))
+    tally = _Tally.of(now)
+    tally.add(match.goal, len(match.hands), score)
+    longer.__dict__[_STRICT] = tally.standing(longer, now.scores + (score,), now.running + (tuple(tally.totals),))
+    return longer
 
 
 def undo_hand(match: Match) -> Match:

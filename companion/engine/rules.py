@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 from functools import cached_property
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from .cards import DECK, Card, Rank, TEN_OF_DIAMONDS, parse_card, parse_rank
 
@@ -232,50 +231,96 @@ class RuleSet:
         return {k: v for k, v in mine.items() if k != "name" and theirs.get(k) != v}
 
     def to_dict(self) -> dict[str, Any]:
-        """The rule set as a JSON-ready dict, as in `data/rules/*.json`."""
-        return {
-            "name": self.name,
-            "rank_points": {r.value: self.rank_points[r] for r in Rank if r in self.rank_points},
-            "ten_of_diamonds_points": self.ten_of_diamonds_points,
-            "two": self.two.code,
-            "two_points": self.two_points,
-            "majority_points": self.majority_points,
-            "xeri_points": self.xeri_points,
-            "jack_xeri_points": self.jack_xeri_points,
-            "jack_xeri_on_any": self.jack_xeri_on_any,
-            "players": list(self.players),
-            "partnerships": self.partnerships,
-            "direction": self.direction.value,
-            "goal": self.goal.to_dict(),
-            "dealer_last_card_no_xeri": self.dealer_last_card_no_xeri,
-        }
+        """The rule set as a JSON-ready dict, as in `data/rules/*.json` (every field of `FIELDS`)."""
+        return {f.name: f.dump(getattr(self, f.name)) for f in FIELDS}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """A rule set from its JSON form; every field but `name`, `rank_points` and `two` has a default."""
         if not isinstance(data, Mapping):
             raise RulesError("a rule set is a JSON object")
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(data) - names
+        unknown = set(data) - set(FIELD_BY_NAME)
         if unknown:
             raise RulesError(f"rule sets have no setting {sorted(unknown)[0]!r}")
-        kw: dict[str, Any] = dict(data)
         try:
-            if "rank_points" in kw:
-                kw["rank_points"] = {parse_rank(k): v for k, v in dict(kw["rank_points"]).items()}
-            if "two" in kw:
-                kw["two"] = parse_card(kw["two"])
-            if "direction" in kw:
-                kw["direction"] = Direction(kw["direction"])
-            if "goal" in kw:
-                kw["goal"] = Goal.from_dict(kw["goal"])
-            if "players" in kw:
-                kw["players"] = tuple(kw["players"])
-            for flag in ("jack_xeri_on_any", "partnerships", "dealer_last_card_no_xeri"):
-                if flag in kw and not isinstance(kw[flag], bool):
-                    raise RulesError(f"{flag} is true or false, not {kw[flag]!r}")
-            return cls(**kw)
+            return cls(**{key: FIELD_BY_NAME[key].load(value) for key, value in data.items()})
         except RulesError:
             raise
         except (ValueError, TypeError) as exc:
             raise RulesError(f"the rule set is not valid: {exc}") from None
+
+
+# --- the fields of a rule set, described once ---------------------------------------------------------
+
+def _flag(name: str) -> Callable[[Any], bool]:
+    def load(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise RulesError(f"{name} is true or false, not {value!r}")
+        return value
+    return load
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+@dataclass(frozen=True)
+class Switch:
+    """A variant the new-match form offers as one switch: on sets the field to `on`, off gives it back."""
+
+    key: str
+    """Its words: `setup.variant.<key>` in the catalogs."""
+    on: Any
+    """The field's value (match-file form) when the switch is on."""
+    off: Any
+    """The value when off, used when the preset's own value is `on` (otherwise off means the preset's)."""
+    min_seats: int = 2
+    """Offered only at tables of at least this many seats."""
+
+    def value(self, on: bool, preset_value: Any) -> Any:
+        """The field's value for the switch's position over a preset whose own value is `preset_value`."""
+        if on:
+            return self.on
+        return self.off if preset_value == self.on else preset_value
+
+
+@dataclass(frozen=True)
+class RuleField:
+    """One field of a rule set: its name in the match file and in `data/rules/*.json`, and how it is read
+    and written. A new variant is one more `RuleField` (with its `Switch`) plus its words."""
+
+    name: str
+    """The `RuleSet` attribute and the match-file key."""
+    dump: Callable[[Any], Any] = _same
+    """The value in match-file form."""
+    load: Callable[[Any], Any] = _same
+    """The value from its match-file form; raises `RulesError` or `ValueError` when it is not one."""
+    switch: Switch | None = None
+    """The new-match form's switch for this field, if it is a variant people choose at the table."""
+
+
+FIELDS: tuple[RuleField, ...] = (
+    RuleField("name"),
+    RuleField("rank_points", dump=lambda v: {r.value: v[r] for r in Rank if r in v},
+              load=lambda v: {parse_rank(k): n for k, n in dict(v).items()}),
+    RuleField("ten_of_diamonds_points"),
+    RuleField("two", dump=lambda c: c.code, load=parse_card, switch=Switch("two_spades", on="2S", off="2C")),
+    RuleField("two_points"),
+    RuleField("majority_points"),
+    RuleField("xeri_points"),
+    RuleField("jack_xeri_points", switch=Switch("jack25", on=25, off=20)),
+    RuleField("jack_xeri_on_any", load=_flag("jack_xeri_on_any"), switch=Switch("jack_any", on=True, off=False)),
+    RuleField("players", dump=list, load=tuple),
+    RuleField("partnerships", load=_flag("partnerships")),
+    RuleField("direction", dump=lambda d: d.value, load=Direction,
+              switch=Switch("anticlockwise", on="anticlockwise", off="clockwise", min_seats=3)),
+    RuleField("goal", dump=lambda g: g.to_dict(), load=Goal.from_dict),
+    RuleField("dealer_last_card_no_xeri", load=_flag("dealer_last_card_no_xeri"),
+              switch=Switch("dealer_last", on=True, off=False)),
+)
+"""Every field of a rule set, in file order: `to_dict`, `from_dict`, the match file and the new-match form
+all read this one list."""
+
+FIELD_BY_NAME = {f.name: f for f in FIELDS}
+SWITCHES: tuple[RuleField, ...] = tuple(f for f in FIELDS if f.switch is not None)
+"""The fields the new-match form shows as variant switches, in order."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
@@ -9,25 +10,53 @@ from typing import Iterable
 from .cards import TEN_OF_DIAMONDS, Card
 from .entry import HandEntry, check_hand
 from .rules import RuleSet
+from .tally import unique_leader
 
-ITEMS = ("majority", "counting", "ten_of_diamonds", "two", "xeris", "jack_xeris")
-"""The scoring items of a hand, in the order they are shown; each is a line of every side."""
+
+class Item(enum.StrEnum):
+    """A scoring item of a hand; every side has one line of each."""
+
+    MAJORITY = "majority"
+    COUNTING = "counting"
+    TEN_OF_DIAMONDS = "ten_of_diamonds"
+    TWO = "two"
+    XERIS = "xeris"
+    JACK_XERIS = "jack_xeris"
+
+
+ITEMS: tuple[Item, ...] = tuple(Item)
+"""The scoring items of a hand, in the order they are shown."""
+_ITEM_INDEX = {item: i for i, item in enumerate(ITEMS)}
+
+
+class Note(enum.StrEnum):
+    """Why a line gives what it gives, where the count alone does not say."""
+
+    NONE = ""
+    MOST = "most"
+    """The side has most cards."""
+    TIE = "tie"
+    """Most cards are tied: nobody gets the points."""
+    NOT_MOST = "not_most"
+    """Another side has most cards."""
+    ALREADY_COUNTED = "already_counted"
+    """The special card adds nothing beyond its counting value."""
 
 
 @dataclass(frozen=True)
 class Line:
     """One item of a side's score for a hand: what it is, how many, at how much, and the points."""
 
-    item: str
-    """One of `ITEMS`."""
+    item: Item
+    """The scoring item."""
     points: int
     """The points this line gives the side."""
     count: int | None
     """How many: captured cards (majority), counting cards, 1 or 0 for a special card, xeris; None if not counted."""
     each: int | None
     """Points for each one (the majority's value for `majority`); None when cards of a hand differ."""
-    note: str = ""
-    """Why, as a key: `most`, `tie`, `not_most` for majority; `already_counted` when a special card adds nothing."""
+    note: Note = Note.NONE
+    """Why, where the count alone does not say (most cards, a special card already counted)."""
 
 
 # Speed: building a frozen dataclass costs about as much as the rest of scoring a hand, and a
@@ -38,11 +67,11 @@ _line = lru_cache(maxsize=4096, typed=True)(Line)
 
 
 @lru_cache(maxsize=64, typed=True)
-def _special_lines(ten_extra: int, ten_note: str, two_extra: int) -> tuple[tuple[Line, Line], tuple[Line, Line]]:
+def _special_lines(ten_extra: int, ten_note: Note, two_extra: int) -> tuple[tuple[Line, Line], tuple[Line, Line]]:
     """The 10♦ lines and the special two's lines of a side: without the card, then with it."""
-    return ((_line("ten_of_diamonds", 0, 0, ten_extra, ten_note),
-             _line("ten_of_diamonds", ten_extra, 1, ten_extra, ten_note)),
-            (_line("two", 0, 0, two_extra, ""), _line("two", two_extra, 1, two_extra, "")))
+    return ((_line(Item.TEN_OF_DIAMONDS, 0, 0, ten_extra, ten_note),
+             _line(Item.TEN_OF_DIAMONDS, ten_extra, 1, ten_extra, ten_note)),
+            (_line(Item.TWO, 0, 0, two_extra, Note.NONE), _line(Item.TWO, two_extra, 1, two_extra, Note.NONE)))
 
 
 @dataclass(frozen=True)
@@ -56,17 +85,14 @@ class HandScore:
     winner: int | None
     """The side with strictly the most points, or None when the top scores are equal."""
 
-    def line(self, side: int, item: str) -> Line:
+    def line(self, side: int, item: Item | str) -> Line:
         """The line of `item` for `side`."""
-        return self.lines[side][ITEMS.index(item)]
+        return self.lines[side][_ITEM_INDEX[Item(item)]]
 
 
 def hand_winner(points: Iterable[int]) -> int | None:
     """The side with strictly the most points, or None on equal top scores."""
-    points = list(points)
-    top = max(points)
-    leaders = [i for i, p in enumerate(points) if p == top]
-    return leaders[0] if len(leaders) == 1 else None
+    return unique_leader(points)
 
 
 def _holder(held: tuple[tuple[Card, ...], ...], card: Card) -> int | None:
@@ -88,11 +114,11 @@ def score_hand(entry: HandEntry, rules: RuleSet, sides: int) -> HandScore:
     check_hand(entry, rules, sides)
     majority = entry.majority()
     most, xeri, jack_xeri = rules.majority_points, rules.xeri_points, rules.jack_xeri_points
-    ten_note = "already_counted" if rules.ten_of_diamonds_extra == 0 and rules.ten_of_diamonds_counts else ""
+    ten_note = Note.ALREADY_COUNTED if rules.ten_of_diamonds_extra == 0 and rules.ten_of_diamonds_counts else Note.NONE
     ten_lines, two_lines = _special_lines(rules.ten_of_diamonds_extra, ten_note, rules.two_extra)
     if entry.held is None:
         each = rules.counting_point or 0
-        counting = [_line("counting", n * each, n, each, "") for n in entry.counting]
+        counting = [_line(Item.COUNTING, n * each, n, each, Note.NONE) for n in entry.counting]
         ten, two = entry.ten_of_diamonds, entry.two
     else:
         ten, two = _holder(entry.held, TEN_OF_DIAMONDS), _holder(entry.held, rules.two)
@@ -104,25 +130,25 @@ def score_hand(entry: HandEntry, rules: RuleSet, sides: int) -> HandScore:
                 # once, so the special cards of no counting rank are all that is not counted.
                 n = len(cards)
                 n -= (ten == side and not rules.ten_of_diamonds_counts) + (two == side and not rules.two_counts)
-                counting.append(_line("counting", n * each, n, each, ""))
+                counting.append(_line(Item.COUNTING, n * each, n, each, Note.NONE))
             else:
                 values = [rules.rank_value(c) for c in cards if rules.is_counting(c)]
-                counting.append(_line("counting", sum(values), len(values), each, ""))
+                counting.append(_line(Item.COUNTING, sum(values), len(values), each, Note.NONE))
     piles = entry.cards if entry.cards is not None else (None,) * sides
     lines, points = [], []
     for side in range(sides):
         if majority is None:
-            maj = _line("majority", 0, piles[side], most, "tie")
+            maj = _line(Item.MAJORITY, 0, piles[side], most, Note.TIE)
         elif majority == side:
-            maj = _line("majority", most, piles[side], most, "most")
+            maj = _line(Item.MAJORITY, most, piles[side], most, Note.MOST)
         else:
-            maj = _line("majority", 0, piles[side], most, "not_most")
+            maj = _line(Item.MAJORITY, 0, piles[side], most, Note.NOT_MOST)
         cnt = counting[side]
         ten_line = ten_lines[1] if ten == side else ten_lines[0]
         two_line = two_lines[1] if two == side else two_lines[0]
         x, jx = entry.xeris[side], entry.jack_xeris[side]
-        xeri_line = _line("xeris", x * xeri, x, xeri, "")
-        jack_line = _line("jack_xeris", jx * jack_xeri, jx, jack_xeri, "")
+        xeri_line = _line(Item.XERIS, x * xeri, x, xeri, Note.NONE)
+        jack_line = _line(Item.JACK_XERIS, jx * jack_xeri, jx, jack_xeri, Note.NONE)
         lines.append((maj, cnt, ten_line, two_line, xeri_line, jack_line))
         points.append(maj.points + cnt.points + ten_line.points + two_line.points + xeri_line.points + jack_line.points)
     points = tuple(points)

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..paths import DATA_DIR
+from ..resources import DATA_DIR
 
 CATALOG_DIR = DATA_DIR / "i18n"
 LANGUAGES = {"en": "English", "el": "Ελληνικά"}

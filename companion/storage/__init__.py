@@ -1,15 +1,16 @@
-"""Durable match storage on TinyDB: matches, known players and settings in one data folder.
+"""Durable storage on TinyDB: matches, known players and settings in one data folder (see docs/storage.md).
 
-The engine never imports this package; the UI's view model alone calls it. See docs/storage.md.
+`Store` is the service's `MatchStorage` backend on a file system: documents in and out, the index,
+players and settings; it never decides what a match becomes. The errors it raises are the port's.
 """
 
-from .documents import DEFAULT_SETTINGS, DamagedFile, MatchSummary, Player
+from ..service.ports import (DamagedMatch, NoSuchMatch, NoSuchPlayer, PlayerError, StorageError, StoreClosed,
+                             StoreLocked)
+from ..service.records import DamagedFile, MatchSummary, Player
+from .documents import DEFAULT_SETTINGS
 from .files import AtomicJSONStorage, CorruptFile
 from .schema import SCHEMA, SchemaError, TooNew
-from .store import (
-    DamagedMatch, NoSuchMatch, NoSuchPlayer, PlayerError, StorageError, Store, StoreClosed, StoreLocked,
-    data_dir, utc_now,
-)
+from .store import Store, data_dir, utc_now
 
 __all__ = [
     "DEFAULT_SETTINGS", "DamagedFile", "MatchSummary", "Player", "AtomicJSONStorage", "CorruptFile",

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-from dataclasses import dataclass, replace
-from datetime import datetime
-from pathlib import Path
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from ..engine.live import LiveHand, Tap
-from ..engine.match import Match, Side, Standing, Status, standing
-from ..matchfile import MatchFileError, hand_from_dict, hand_to_dict, match_from_dict, match_to_dict
-from ..records import MatchRecord, TrailEntry
+from ..engine.match import Side, Standing, Status, standing
+from ..formats.matchfile import (MatchFileError, fingerprint_of, hand_from_dict, hand_to_dict, match_from_dict,
+                                 match_to_dict)
+from ..service.records import MatchRecord, MatchSummary, Player, TrailAction, TrailEntry, is_time
 from .schema import SCHEMA, migrate
 
 ID_PATTERN = re.compile(r"[0-9a-f]{32}")
@@ -31,73 +29,6 @@ class DocumentError(ValueError):
     """A stored document that parses but is not what it should be; the message says what is wrong."""
 
 
-@dataclass(frozen=True)
-class Player:
-    """A known player: a stable id that matches refer to, and the name shown today."""
-
-    id: str
-    """A UUID hex string; never changes, so renaming keeps the player's history."""
-    name: str
-    """The player's name as last given."""
-
-
-@dataclass(frozen=True)
-class MatchSummary:
-    """One line of the match history, read from the small index only (no match file is opened)."""
-
-    id: str
-    """The match id."""
-    created: str
-    """When the match was started (ISO 8601, UTC)."""
-    updated: str
-    """When the match was last changed (ISO 8601, UTC)."""
-    finished: str | None
-    """When the match was won or drawn, else None."""
-    status: Status
-    """Playing, won or drawn."""
-    sides: tuple[str, ...]
-    """The side names, in score-sheet order (following renamed players)."""
-    members: tuple[tuple[str, ...], ...]
-    """The players of each side (one name for a single player, two for a partnership)."""
-    player_ids: tuple[tuple[str, ...], ...]
-    """Stable player ids, parallel to `members`."""
-    rules: str
-    """The rule set's preset name."""
-    goal: Mapping[str, int]
-    """The goal in match-file form: `{"target": 151, "extension": 251}` or `{"hands": 11}`."""
-    totals: tuple[int, ...]
-    """Points per side so far."""
-    winner: int | None
-    """The winning side, once won."""
-    hands: int
-    """How many hands are recorded."""
-    abandoned: bool
-    """True when the table stopped the match unfinished."""
-
-    @property
-    def is_playing(self) -> bool:
-        """True while the match is neither won nor drawn."""
-        return self.status is Status.PLAYING
-
-
-@dataclass(frozen=True)
-class DamagedFile:
-    """A stored file that could not be read: what it was, where it was moved, and why."""
-
-    path: Path
-    """Where the file was."""
-    new_path: Path | None
-    """Where it was moved aside (kept, never deleted); None when it was left in place (a newer schema)."""
-    reason: str
-    """What is wrong with it, in words."""
-    match_name: str | None = None
-    """The match it held, as its side names ("Anna – Ben"), when known."""
-    match_id: str | None = None
-    """The id of the match it held, when it was a match file."""
-    created: str | None = None
-    """When that match was started, when known."""
-
-
 # --- small checks ------------------------------------------------------------------------------
 
 def _need(condition: bool, message: str) -> None:
@@ -107,17 +38,6 @@ def _need(condition: bool, message: str) -> None:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_time(value: Any) -> bool:
-    """True for an ISO 8601 timestamp (a trailing Z allowed)."""
-    if not isinstance(value, str):
-        return False
-    try:
-        datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return False
-    return True
 
 
 def is_id(value: Any) -> bool:
@@ -158,13 +78,13 @@ def with_names(record: MatchRecord, names: Mapping[str, str]) -> MatchRecord:
 # --- match records -----------------------------------------------------------------------------
 
 def trail_to_dict(entry: TrailEntry) -> dict[str, Any]:
-    return {"action": entry.action, "hand": entry.hand, "before": hand_to_dict(entry.before),
+    return {"action": entry.action.value, "hand": entry.hand, "before": hand_to_dict(entry.before),
             "after": hand_to_dict(entry.after) if entry.after is not None else None, "at": entry.at}
 
 
 def trail_from_dict(data: Any, where: str) -> TrailEntry:
     _need(isinstance(data, dict), f"{where} is not an object")
-    _need(data.get("action") in ("undo", "edit"), f"{where}: the action is 'undo' or 'edit'")
+    _need(data.get("action") in tuple(TrailAction), f"{where}: the action is 'undo' or 'edit'")
     _need(_is_int(data.get("hand")) and data["hand"] >= 0, f"{where}: 'hand' is a hand number")
     _need(is_time(data.get("at")), f"{where}: 'at' is a time")
     try:
@@ -172,12 +92,13 @@ def trail_from_dict(data: Any, where: str) -> TrailEntry:
         after = hand_from_dict(data["after"], f"{where}, after") if data.get("after") is not None else None
     except MatchFileError as exc:
         raise DocumentError(str(exc)) from None
-    _need((after is None) == (data["action"] == "undo"), f"{where}: an edit has an 'after', an undo has none")
+    _need((after is None) == (data["action"] == TrailAction.UNDO), f"{where}: an edit has an 'after', an undo has none")
     return TrailEntry(data["action"], data["hand"], before, after, data["at"])
 
 
-def record_to_doc(record: MatchRecord, updated: str) -> dict[str, Any]:
-    """The stored document of a match record (schema `SCHEMA`); the match is in match-file form."""
+def record_to_doc(record: MatchRecord, updated: str, match_doc: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The stored document of a match record (schema `SCHEMA`); the match is in match-file form
+    (`match_doc`, when the caller already has it)."""
     return {
         "schema": SCHEMA,
         "id": record.id,
@@ -188,7 +109,7 @@ def record_to_doc(record: MatchRecord, updated: str) -> dict[str, Any]:
         "player_ids": [list(ids) for ids in record.player_ids],
         "live": record.live.to_list(),
         "trail": [trail_to_dict(t) for t in record.trail],
-        "match": match_to_dict(record.match),
+        "match": match_doc if match_doc is not None else match_to_dict(record.match),
     }
 
 
@@ -229,19 +150,13 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
     return record, doc["updated"]
 
 
-def fingerprint(match: Match) -> str:
-    """A digest of the match's content (rules, sides, goal, dealer, hands): two equal matches share it."""
-    text = json.dumps(match_to_dict(match), sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 # --- index entries -----------------------------------------------------------------------------
 
 def summary_doc(record: MatchRecord, updated: str, stamp: Sequence[int] | None,
-                st: Standing | None = None) -> dict[str, Any]:
+                st: Standing | None = None, match_doc: dict[str, Any] | None = None) -> dict[str, Any]:
     """The index entry of a match record; `stamp` is its file's [size, mtime_ns] when written.
 
-    Pass the match's standing when it is at hand: the engine scores every hand to compute it.
+    Pass the match's standing and document when they are at hand, so neither is worked out again.
     """
     st = st or standing(record.match)
     return {
@@ -260,7 +175,7 @@ def summary_doc(record: MatchRecord, updated: str, stamp: Sequence[int] | None,
         "winner": st.winner,
         "hands": len(record.match.hands),
         "abandoned": record.abandoned,
-        "fingerprint": fingerprint(record.match),
+        "fingerprint": fingerprint_of(match_doc if match_doc is not None else match_to_dict(record.match)),
         "stamp": list(stamp) if stamp is not None else None,
     }
 
@@ -344,11 +259,3 @@ def settings_from_doc(raw: Any) -> dict[str, Any]:
 
 def settings_doc(values: Mapping[str, Any]) -> dict[str, Any]:
     return {"schema": SCHEMA, **values}
-
-
-def new_record(id: str, match: Match, created: str, player_ids: Sequence[Sequence[str]],
-               finished: str | None = None) -> MatchRecord:
-    """A record for a match just created or imported."""
-    return MatchRecord(id=id, match=match, created=created, finished=finished,
-                       player_ids=tuple(tuple(ids) for ids in player_ids), live=LiveHand(), trail=())
-

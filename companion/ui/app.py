@@ -11,19 +11,12 @@ from pathlib import Path
 
 import flet as ft
 
-from . import screens
-from .state import AppState, HistoryCache
+from ..history.cache import HistoryCache
+from ..service import Services, StoreLocked
+from .viewmodel import AppModel, Session
+from .views import render
 
-ObservableState = ft.observable(AppState)
-
-SCREENS = {
-    "home": screens.home,
-    "setup": screens.setup,
-    "match": screens.scoreboard,
-    "entry": screens.entry,
-    "rules": screens.rules_screen,
-    "settings": screens.settings_screen,
-}
+ObservableSession = ft.observable(Session)
 THEME_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
 FLASH_SECONDS = float(os.environ.get("XERI_FLASH_SECONDS", "10"))
 """How long the breakdown of a hand just saved stays above the live xeri buttons (tests shorten it)."""
@@ -33,56 +26,53 @@ MAX_WIDTH = 620
 """Content width on a desktop: a phone column, centred."""
 
 
-def register_screens(extra: dict) -> None:
-    """Screens added by other modules (history, players)."""
-    SCREENS.update(extra)
-
-
 @ft.component
-def App(store, history_cache=None):
+def App(services: Services, history_cache: HistoryCache | None = None):
     page = ft.context.page
-    s, _ = ft.use_state(lambda: ObservableState(store, history_cache=history_cache))
+    session, _ = ft.use_state(lambda: ObservableSession(services, history_cache))
+    vm, _ = ft.use_state(lambda: AppModel(services, session=session))
     width, set_width = ft.use_state(page.width or 390)
 
     def on_resize(e):
         set_width(page.width or 390)
 
     def apply_page_settings():
-        page.theme_mode = THEME_MODES.get(s.theme, ft.ThemeMode.SYSTEM)
-        page.title = s.tr("app.title")
+        page.theme_mode = THEME_MODES.get(session.theme, ft.ThemeMode.SYSTEM)
+        page.title = vm.tr("app.title")
 
-    ft.on_updated(apply_page_settings, [s.theme, s.lang])
+    ft.on_updated(apply_page_settings, [session.theme, session.lang])
 
     async def wakelock():
         lock = page_services(page).get("wakelock")
         if lock is None:
             return
         try:
-            await (lock.enable() if s.wants_wakelock else lock.disable())
+            await (lock.enable() if vm.settings.wants_wakelock else lock.disable())
         except Exception:  # not every platform has a wakelock (web without the API)
             pass
 
-    ft.use_effect(lambda: page.run_task(wakelock), [s.wants_wakelock])
+    ft.use_effect(lambda: page.run_task(wakelock), [vm.settings.wants_wakelock])
 
     async def fade_flash(shown):
         # The saved hand's breakdown stays for a moment, then gives the screen back to the next hand.
         await asyncio.sleep(FLASH_SECONDS)
-        s.fade_flash(shown)
+        vm.table.fade_flash(shown)
 
-    ft.use_effect(lambda: page.run_task(fade_flash, s.flash) if s.flash is not None else None, [s.flash])
+    ft.use_effect(lambda: page.run_task(fade_flash, vm.table.flash) if vm.table.flash is not None else None,
+                  [vm.table.flash])
 
     async def share():
-        text = s.share_text()
-        services = page_services(page)
+        text = vm.table.share_text()
+        found = page_services(page)
         try:
-            await services["share"].share_text(text, subject=s.tr("app.title"))
-            s.notice = s.tr("notice.shared")
+            await found["share"].share_text(text, subject=vm.tr("app.title"))
+            session.say("notice.shared")
         except Exception:
             try:
-                await services["clipboard"].set(text)
-                s.notice = s.tr("notice.copied")
+                await found["clipboard"].set(text)
+                session.say("notice.copied")
             except Exception:
-                s.notice = s.tr("notice.share_failed")
+                session.say("notice.share_failed")
 
     async def pick_and_import():
         picker = page_services(page).get("files")
@@ -91,20 +81,24 @@ def App(store, history_cache=None):
         files = await picker.pick_files(allow_multiple=True, with_data=True, allowed_extensions=["json", "zip"])
         chosen = [(f.name, f.bytes) for f in files or [] if f.bytes is not None]
         if chosen:
-            s.import_files(chosen)
+            vm.history.import_files(chosen)
 
-    async def export_and_download():
-        path = s.export_all()
+    async def download(name: str, data: bytes):
         picker = page_services(page).get("files")
-        if picker is None or path is None or not page.web:
+        if picker is None or not page.web:
             return
         try:
-            await picker.save_file(file_name=path.name, src_bytes=path.read_bytes())
+            await picker.save_file(file_name=name, src_bytes=data)
         except Exception:  # the copy in the data folder is there whatever the browser does with it
             pass
 
+    if vm.history.download is not None:
+        name, data = vm.history.download
+        vm.history.download = None
+        page.run_task(download, name, data)
+
     async def refresh(match_id):
-        s.refresh(match_id)
+        vm.table.refresh(match_id)
 
     async def on_message(match_id):
         # Another phone at the table changed a match: show it as stored now. The message arrives in
@@ -112,28 +106,40 @@ def App(store, history_cache=None):
         if isinstance(match_id, str):
             page.run_task(refresh, match_id)
 
+    def background(work, done):
+        # Slow work (import, export, a cold player page, a what-if) runs in a thread so that other
+        # phones are not kept waiting; its result is handed back on the page's event loop.
+        loop = asyncio.get_running_loop()
+
+        def run():
+            result = work()
+            loop.call_soon_threadsafe(lambda: page.run_task(_done, done, result))
+
+        threading.Thread(target=run, name="xeri-slow-work", daemon=True).start()
+
+    async def _done(done, result):
+        done(result)
+
     def attach():
         # Once per session: assigning these on every render would schedule another render, forever.
         page.pubsub.subscribe(on_message)
-        s.announce = page.pubsub.send_others
+        session.announce = page.pubsub.send_others
+        session.background = background
         page.on_resize = on_resize
-        s.share_action = share
-        s.import_action = pick_and_import
-        s.export_action = export_and_download
+        session.page_actions = {"share": share, "import": pick_and_import}
 
     ft.on_mounted(attach)
-    render = SCREENS.get(s.screen, screens.home)
     content_width = min(width, MAX_WIDTH) - 24
-    body = render(s)
+    body = render(vm)
     # A screen gives its controls, or (controls, footer): the footer stays in reach below the scrolling part.
     body, footer = body if isinstance(body, tuple) else (body, [])
-    column = [ft.Column(body, spacing=14, scroll=ft.ScrollMode.AUTO, expand=True, key=f"screen-{s.screen}")]
-    if TEST_HOOKS:
-        # What the app has seen, for the browser tests to wait on instead of sleeping.
-        column.append(ft.Semantics(identifier="app-seen", label=f"revision {s.revision} taps {s.taps}",
-                                   content=ft.Container(width=1, height=1)))
+    column = [ft.Column(body, spacing=14, scroll=ft.ScrollMode.AUTO, expand=True, key=f"screen-{session.screen}")]
     if footer:
         column.append(ft.Container(ft.Column(footer, spacing=4), padding=ft.Padding.only(top=8)))
+    if TEST_HOOKS:
+        # What the app has seen, for the browser tests to wait on instead of sleeping.
+        column.append(ft.Semantics(identifier="app-seen", label=f"revision {session.revision} taps {session.taps}",
+                                   content=ft.Container(width=1, height=1)))
     return ft.SafeArea(
         content=ft.Row(
             [ft.Column(column, width=content_width, spacing=0, expand=True)],
@@ -161,7 +167,7 @@ def page_services(page: ft.Page) -> dict:
     return getattr(page, "_xeri_services", {})
 
 
-def make_main(store, history_cache=None):
+def make_main(services: Services, history_cache: HistoryCache | None = None):
     def main(page: ft.Page):
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
@@ -170,26 +176,26 @@ def make_main(store, history_cache=None):
         page.dark_theme = theme()
         page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
                                  "files": ft.FilePicker()}
-        page.render(App, store, history_cache)
+        page.render(App, services, history_cache)
 
     return main
 
 
 def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, desktop: bool = False) -> int:
     """Run the app until it is closed; returns the exit status."""
-    logging.basicConfig(level=logging.DEBUG if os.environ.get("XERI_DEBUG") else logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    from ..storage import Store, StoreLocked
+    logging.basicConfig(level=logging.DEBUG if os.environ.get("XERI_DEBUG") else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    from ..storage import Store
 
     try:
         store = Store()
     except StoreLocked as exc:
         print(exc, file=sys.stderr)
         return 2
-    from . import history  # noqa: F401  (registers the history and player screens)
-
+    services = Services.over(store)
     cache = HistoryCache()
-    threading.Thread(target=cache.warm, args=(store,), name="history-warm-up", daemon=True).start()
-    main = make_main(store, cache)
+    threading.Thread(target=cache.warm, args=(services.library,), name="history-warm-up", daemon=True).start()
+    main = make_main(services, cache)
     try:
         if desktop:
             ft.run(main, assets_dir=ASSETS)

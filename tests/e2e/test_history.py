@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Goal, HandEntry, Match, Side
-from companion.presets import preset
+from companion.formats.presets import preset
 from companion.storage import Store
 
 from .conftest import AppServer
+from tests.play import play, books
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -52,16 +53,16 @@ def seed(folder: Path) -> Seeded:
     store = Store(folder)
     try:
         one_hand = Goal(hands=1)
-        anna_ben = store.create_match(Match(
+        anna_ben = play(store).start(Match(
             rules=classic, sides=(Side("Anna"), Side("Ben")), goal=one_hand,
             hands=(hand(12, 0, 1, xeris=(1, 0), jack_xeris=(0, 1)),)))
-        anna_chris = store.create_match(Match(
+        anna_chris = play(store).start(Match(
             rules=classic, sides=(Side("Anna"), Side("Chris")), goal=one_hand,
             hands=(hand(5, 1, 1, xeris=(0, 2), cards=(20, 32)),)))
-        stopped = store.create_match(Match.new(classic, [Side("Ben"), Side("Chris")]))
-        stopped = store.record_hand(stopped.id, hand(11, 0, 0))
-        store.abandon(stopped.id)
-        partners = store.create_match(Match(
+        stopped = play(store).start(Match.new(classic, [Side("Ben"), Side("Chris")]))
+        stopped = play(store).record_hand(stopped.id, hand(11, 0, 0))
+        play(store).abandon(stopped.id)
+        partners = play(store).start(Match(
             rules=preset("partnership"), sides=(Side("Reds", ("Anna", "Dora")), Side("Blues", ("Ben", "Chris"))),
             goal=one_hand, hands=(hand(13, 0, 1, xeris=(1, 1)),)))
         seeded = Seeded(folder, anna_ben.id, anna_chris.id, stopped.id, partners.id)
@@ -249,10 +250,10 @@ def test_match_files_from_another_device_are_imported_from_the_history(app, seed
     """A match file from another phone, picked in the browser's file chooser; importing it twice keeps one."""
     other = tmp_path / "other"
     with Store(other) as store:
-        record = store.create_match(Match(rules=preset("classic"), sides=(Side("Eleni"), Side("Nikos")),
+        record = play(store).start(Match(rules=preset("classic"), sides=(Side("Eleni"), Side("Nikos")),
                                           goal=Goal(hands=1), hands=(hand(12, 0, 1),)))
         path = tmp_path / "eleni-nikos.json"
-        path.write_text(store.export_match(record.id), encoding="utf-8")
+        path.write_text(books(store).export_match(record.id), encoding="utf-8")
     open_history(app, seeded)
     for expected in ("1 match imported.", "0 matches imported. 1 was already here."):
         with app.page.expect_file_chooser() as chooser:

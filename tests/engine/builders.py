@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from companion.engine import DECK, Card, Goal, HandEntry, Match, RuleSet, Side, parse_card
-from companion.presets import preset
+from companion.formats.presets import preset
 
 NAMES = ("Anna", "Ben", "Chris", "Dora")
 """Side names used throughout; none is a substring of another, so a message naming one can be checked."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Goal, Status, parse_card, standing
-from companion.matchfile import MatchFileError, dumps, hand_from_dict, hand_to_dict, loads, match_from_dict, match_to_dict
+from companion.formats.matchfile import MatchFileError, dumps, hand_from_dict, hand_to_dict, loads, match_from_dict, match_to_dict
 
 from .builders import exact_hand, held, match, rules, teams, won_by
 

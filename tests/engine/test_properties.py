@@ -7,8 +7,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion.engine import InvalidHand, Status, record_hand, score_hand, standing, undo_hand, validate_hand
-from companion.explain import problem_text
-from companion.matchfile import dumps, loads, match_to_dict
+from companion.i18n.explain import problem_text
+from companion.formats.matchfile import dumps, loads, match_to_dict
 
 from .builders import NAMES, rules
 from .strategies import (BREAKS, broken_entries, deals, entry_from, matches, metas, rules_and_sides, valid_entries,

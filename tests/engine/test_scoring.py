@@ -3,7 +3,7 @@
 import pytest
 
 from companion.engine import TEN_OF_DIAMONDS, HandEntry, InvalidHand, Rank, hand_winner, score_hand
-from companion.explain import line_text, rules_text
+from companion.i18n.explain import line_text, rules_text
 
 from .builders import exact_hand, hand, held, most_cards_hand, rules
 

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.engine import HandEntry, InvalidHand, check_hand, parse_card, score_hand, validate_hand
-from companion.explain import problem_text
+from companion.i18n.explain import problem_text
 
 from .builders import NAMES, exact_hand, hand, held, most_cards_hand, rules
 

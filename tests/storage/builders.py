@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 from companion.engine import Goal, HandEntry, Match, Side, record_hand, score_hand
-from companion.presets import preset
+from companion.formats.presets import preset
 
 CLASSIC = preset("classic")
 
@@ -63,7 +63,7 @@ def stored_matches(folder, count: int, hands: int = 10) -> list[str]:
     import uuid
     from pathlib import Path
 
-    from companion.records import MatchRecord
+    from companion.service.records import MatchRecord
     from companion.storage import AtomicJSONStorage
     from companion.storage.documents import record_to_doc
 

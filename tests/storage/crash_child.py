@@ -12,6 +12,7 @@ from companion.engine import Goal, LiveHand
 from companion.storage import Store
 
 from tests.storage.builders import hand_for, new_match
+from tests.play import play, keep_live
 
 HANDS_PER_MATCH = 12
 
@@ -19,14 +20,14 @@ HANDS_PER_MATCH = 12
 def main(folder: str) -> None:
     store = Store(folder)
     print("ready", flush=True)  # the parent reads this line before it starts the clock on a kill
-    record = store.unfinished()
+    record = play(store).unfinished()
     while True:
         if record is None or record.finished:
-            record = store.create_match(new_match(goal=Goal(hands=HANDS_PER_MATCH)))
+            record = play(store).start(new_match(goal=Goal(hands=HANDS_PER_MATCH)))
             print(f"created {record.id}", flush=True)
         n = len(record.match.hands)
-        store.set_live(record.id, LiveHand().tap(n % 2, "xeri"))
-        record = store.record_hand(record.id, hand_for(n))
+        keep_live(store, record.id, LiveHand().tap(n % 2, "xeri"))
+        record = play(store).record_hand(record.id, hand_for(n))
         print(f"saved {record.id} {len(record.match.hands)}", flush=True)
 
 

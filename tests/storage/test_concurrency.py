@@ -12,12 +12,13 @@ import pytest
 from companion.storage import Store, StoreLocked
 
 from .builders import hand_for, new_match
+from tests.play import play
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_two_threads_saving_hands_to_the_same_match_lose_nothing(store, folder):
-    record = store.create_match(new_match())
+    record = play(store).start(new_match())
     per_thread = 40
     start = threading.Barrier(2)
     errors: list[BaseException] = []
@@ -26,7 +27,7 @@ def test_two_threads_saving_hands_to_the_same_match_lose_nothing(store, folder):
         try:
             start.wait()
             for n in range(per_thread):
-                store.record_hand(record.id, hand_for(offset + n))
+                play(store).record_hand(record.id, hand_for(offset + n))
                 if n % 5 == 0:
                     store.list_matches()
         except BaseException as exc:  # pragma: no cover - reported below
@@ -50,8 +51,8 @@ def test_two_threads_saving_hands_to_the_same_match_lose_nothing(store, folder):
 def test_threads_creating_matches_and_players_at_once_lose_nothing(store, folder):
     def worker(k: int) -> None:
         for n in range(10):
-            record = store.create_match(new_match(f"P{k}-{n}", "Shared"))
-            store.record_hand(record.id, hand_for(n))
+            record = play(store).start(new_match(f"P{k}-{n}", "Shared"))
+            play(store).record_hand(record.id, hand_for(n))
 
     threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
     for t in threads:
@@ -73,7 +74,7 @@ def test_a_second_process_is_refused_with_a_clear_message(store, folder):
             "except StoreLocked as exc:\n"
             "    print(exc)\n"
             "    sys.exit(3)\n")
-    store.create_match(new_match())
+    play(store).start(new_match())
     done = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, cwd=ROOT,
                           timeout=60)
     assert done.returncode == 3, done.stderr

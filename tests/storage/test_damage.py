@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from companion.storage import DamagedMatch, Store
 
 from .builders import hand_for, new_match
+from tests.play import play
 
 NAMES = [("Anna", "Ben"), ("Chris", "Dora"), ("Eva", "Fay")]
 
@@ -23,9 +24,9 @@ def build(folder: Path) -> list[str]:
     ids = []
     with Store(folder) as store:
         for k, (a, b) in enumerate(NAMES):
-            record = store.create_match(new_match(a, b))
+            record = play(store).start(new_match(a, b))
             for n in range(2 + k):
-                record = store.record_hand(record.id, hand_for(n))
+                record = play(store).record_hand(record.id, hand_for(n))
             ids.append(record.id)
     return ids
 
@@ -96,7 +97,7 @@ def test_a_damaged_match_file_is_moved_aside_and_every_other_match_loads(folder,
         assert [m.id for m in store.list_matches()] == [ids[2], ids[0]]
         assert store.get(ids[0]).match.hands == tuple(hand_for(n) for n in range(2))
         assert store.get(ids[2]).match.hands == tuple(hand_for(n) for n in range(4))
-        assert store.unfinished().id == ids[2]
+        assert play(store).unfinished().id == ids[2]
 
     with Store(folder) as store:  # told once; the next open is clean
         assert store.damaged == []
@@ -125,7 +126,7 @@ def test_a_file_damaged_while_the_app_runs_is_moved_aside_when_opened(folder):
         assert "Eva – Fay" in str(caught.value)
         assert caught.value.damaged in store.damaged
         assert caught.value.damaged.new_path.read_bytes() == b"{broken"
-        assert store.unfinished().id == ids[1]
+        assert play(store).unfinished().id == ids[1]
         assert [m.id for m in store.list_matches()] == [ids[1], ids[0]]
 
 
@@ -135,7 +136,7 @@ def test_a_match_file_damaged_after_it_was_read_is_rewritten_from_memory_when_sa
         record = store.get(ids[0])
         path = folder / "matches" / f"{ids[0]}.json"
         path.write_bytes(b"\0\0\0")
-        record = store.record_hand(ids[0], hand_for(2))
+        record = play(store).record_hand(ids[0], hand_for(2))
         assert len(store.damaged) == 1
     with Store(folder) as store:
         assert store.damaged == []
@@ -298,7 +299,7 @@ def test_a_save_that_fails_on_the_disk_changes_nothing(folder, monkeypatch):
 
         monkeypatch.setattr(files, "write_atomic", full_disk)
         with pytest.raises(OSError):
-            store.record_hand(ids[0], hand_for(2))
+            play(store).record_hand(ids[0], hand_for(2))
         monkeypatch.undo()
         assert store.get(ids[0]) == record
         assert store.list_matches()[-1].hands == 2
@@ -319,7 +320,7 @@ def test_a_save_that_fails_after_the_match_file_was_written_keeps_the_hand(folde
 
         monkeypatch.setattr(files, "write_atomic", index_fails)
         with pytest.raises(OSError):
-            store.record_hand(ids[0], hand_for(2))
+            play(store).record_hand(ids[0], hand_for(2))
         monkeypatch.undo()
         assert len(store.get(ids[0]).match.hands) == 3
     with Store(folder) as store:

@@ -11,15 +11,16 @@ from companion.engine import LiveHand
 from companion.storage import Store
 
 from .builders import hand_for, new_match, stored_matches
+from tests.play import play, keep_live
 
 
 def writes_per_save(folder: Path, background: int, monkeypatch: pytest.MonkeyPatch) -> list[list[tuple[str, int]]]:
     stored_matches(folder, background)
     with Store(folder) as store:
         assert len(store.list_matches()) == background
-        record = store.create_match(new_match())
+        record = play(store).start(new_match())
         for n in range(3):
-            record = store.record_hand(record.id, hand_for(n))
+            record = play(store).record_hand(record.id, hand_for(n))
         saves = []
         real = files.write_atomic
 
@@ -30,9 +31,9 @@ def writes_per_save(folder: Path, background: int, monkeypatch: pytest.MonkeyPat
         monkeypatch.setattr(files, "write_atomic", counting)
         for n in range(3, 8):
             saves.append([])
-            store.record_hand(record.id, hand_for(n))
+            play(store).record_hand(record.id, hand_for(n))
         saves.append([])
-        store.set_live(record.id, LiveHand().tap(0, "xeri"))
+        keep_live(store, record.id, LiveHand().tap(0, "xeri"))
         monkeypatch.setattr(files, "write_atomic", real)
         return saves, record.id
 

@@ -13,6 +13,7 @@ from companion.storage.schema import migrate
 
 from .builders import hand_for, new_match
 from .fixtures.make_fixture import expected as loaded
+from tests.play import play
 
 FIXTURES = sorted((Path(__file__).resolve().parent / "fixtures").glob("schema-*"))
 
@@ -32,9 +33,9 @@ def test_a_data_folder_of_every_schema_version_opens_with_everything_in_it(tmp_p
     with Store(folder) as store:
         assert store.damaged == []
         assert loaded(store) == expected
-        playing = store.unfinished()
+        playing = play(store).unfinished()
         assert playing is not None and playing.live.taps
-        record = store.record_hand(playing.id, hand_for(5))
+        record = play(store).record_hand(playing.id, hand_for(5))
     with Store(folder) as store:
         assert store.get(record.id) == record
     saved = json.loads((folder / "matches" / f"{record.id}.json").read_text(encoding="utf-8"))
@@ -63,8 +64,8 @@ def test_a_document_of_a_newer_schema_is_refused_with_a_message():
 
 def test_a_match_of_a_newer_schema_is_left_in_place_and_reported(folder):
     with Store(folder) as store:
-        newer = store.create_match(new_match("Anna", "Ben"))
-        older = store.create_match(new_match("Chris", "Dora"))
+        newer = play(store).start(new_match("Anna", "Ben"))
+        older = play(store).start(new_match("Chris", "Dora"))
     path = folder / "matches" / f"{newer.id}.json"
     doc = json.loads(path.read_text(encoding="utf-8"))
     doc["match"]["1"]["schema"] = SCHEMA + 1

@@ -12,7 +12,14 @@ def store(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def state(store):
-    from companion.ui.state import AppState
+def services(store):
+    from companion.service import Services
 
-    return AppState(store)
+    return Services.over(store)
+
+
+@pytest.fixture
+def app(services):
+    from companion.ui.viewmodel import AppModel
+
+    return AppModel(services)

@@ -1,8 +1,8 @@
 """The hand-entry form: filling in the last side, exact mode, and what Save still waits for."""
 
 from companion.engine import Card
-from companion.presets import preset
-from companion.ui.draft import TIE, EntryDraft, Filled
+from companion.formats.presets import preset
+from companion.ui.viewmodel.draft import TIE, EntryDraft, Filled
 
 CLASSIC = preset("classic")
 
@@ -33,8 +33,8 @@ def test_a_typical_hand_needs_four_facts_and_then_makes_an_entry():
     assert d.missing() == ["entry.missing.most", "entry.missing.counting", "entry.missing.ten", "entry.missing.two"]
     d.set_most(0)
     d.set_counting(0, 12)
-    d.set_holder("ten", 1)
-    d.set_holder("two", 0)
+    d.set_ten(1)
+    d.set_two(0)
     assert d.missing() == []
     entry = d.entry()
     assert entry.most_cards == 0 and entry.counting == (12, 8) and entry.ten_of_diamonds == 1 and entry.two == 0
@@ -45,8 +45,8 @@ def test_a_tie_for_most_cards_is_an_entry_with_no_majority():
     d = EntryDraft(2, CLASSIC)
     d.set_most(TIE)
     d.set_counting(1, 10)
-    d.set_holder("ten", 0)
-    d.set_holder("two", 0)
+    d.set_ten(0)
+    d.set_two(0)
     assert d.entry().most_cards is None and d.entry().cards is None
 
 
@@ -90,8 +90,8 @@ def test_editing_a_recorded_hand_starts_from_its_numbers():
     d = EntryDraft(2, CLASSIC)
     d.set_cards(0, 30)
     d.set_counting(0, 12)
-    d.set_holder("ten", 0)
-    d.set_holder("two", 1)
+    d.set_ten(0)
+    d.set_two(1)
     entry = d.entry()
     again = EntryDraft.from_entry(entry, CLASSIC)
     assert again.entry() == entry

@@ -1,0 +1,51 @@
+"""The history as CSV: one row per hand, for a spreadsheet (the one CSV writer of the app)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Iterable
+
+from ..history.stats import ScoredMatch, score_history
+from ..service.records import MatchRecord
+
+MAX_SIDES = 4
+"""The most sides a table can have (four single players, or two partnerships)."""
+
+CSV_SIDES = MAX_SIDES
+"""Side columns in the export: enough for any table."""
+CSV_HEADER = (
+    ("match", "date", "rules", "hand")
+    + tuple(f"side_{n}" for n in range(1, CSV_SIDES + 1))
+    + tuple(f"points_{n}" for n in range(1, CSV_SIDES + 1))
+    + tuple(f"total_{n}" for n in range(1, CSV_SIDES + 1))
+    + ("hand_winner",)
+)
+"""The export's columns; a table of fewer sides leaves the extra side columns empty."""
+
+
+def _cell(text: str) -> str:
+    # A name starting with = + - @ would run as a formula in a spreadsheet; a leading ' keeps it text.
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def history_csv(records: Iterable[MatchRecord | ScoredMatch]) -> str:
+    """The whole history as CSV text, one row per hand, oldest match first (lines end in `\\n`)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    blank = [""] * CSV_SIDES
+    for sm in score_history(records):
+        match = sm.match
+        names = [_cell(s.name) for s in match.sides]
+        running = [0] * len(names)
+        for number, (points, winner) in enumerate(zip(sm.hand_points, sm.hand_winners), start=1):
+            running = [t + p for t, p in zip(running, points)]
+            writer.writerow(
+                [sm.record.id, sm.date, _cell(match.rules.name), number]
+                + (names + blank)[:CSV_SIDES]
+                + (list(points) + blank)[:CSV_SIDES]
+                + (running + blank)[:CSV_SIDES]
+                + [names[winner] if winner is not None else ""]
+            )
+    return out.getvalue()

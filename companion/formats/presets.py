@@ -1,0 +1,51 @@
+"""The rule-set presets shipped in `data/rules/`, found by name, with overrides on top."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import Any, Mapping
+
+from ..engine.rules import RuleSet, RulesError
+from ..resources import DATA_DIR
+
+RULES_DIR = DATA_DIR / "rules"
+ORDER = ("classic", "plain", "greek-online", "partnership", "pisti")
+"""The presets in the order the app offers them."""
+
+
+def preset_names() -> tuple[str, ...]:
+    """Every preset name, the usual ones first."""
+    found = sorted(p.stem for p in RULES_DIR.glob("*.json"))
+    return tuple(n for n in ORDER if n in found) + tuple(n for n in found if n not in ORDER)
+
+
+@lru_cache(maxsize=None)
+def preset(name: str) -> RuleSet:
+    """The preset called `name`; `RulesError` names the known ones when there is none."""
+    path = RULES_DIR / f"{name}.json"
+    if not name or "/" in name or not path.is_file():
+        raise RulesError(f"there are no {name!r} rules; known rule sets: {', '.join(preset_names())}")
+    return RuleSet.from_dict(json.loads(path.read_text(encoding="utf-8")))
+
+
+def resolve_rules(spec: str | Mapping[str, Any]) -> RuleSet:
+    """A rule set from its match-file form: a preset name, or `{"preset": name, field: value, …}`."""
+    if isinstance(spec, str):
+        return preset(spec)
+    if not isinstance(spec, Mapping) or not isinstance(spec.get("preset"), str):
+        raise RulesError('rules are a preset name or an object {"preset": "classic", …}')
+    overrides = {k: v for k, v in spec.items() if k != "preset"}
+    if "name" in overrides:
+        raise RulesError("the name of a rule set comes from its preset")
+    return preset(spec["preset"]).with_overrides(**overrides) if overrides else preset(spec["preset"])
+
+
+def rules_spec(rules: RuleSet) -> str | dict[str, Any]:
+    """The match-file form of a rule set: its preset name, plus the fields it overrides."""
+    try:
+        base = preset(rules.name)
+    except RulesError:
+        raise RulesError(f"rules must start from a known preset, not {rules.name!r}") from None
+    overrides = rules.overrides_from(base)
+    return {"preset": rules.name, **overrides} if overrides else rules.name

@@ -1,0 +1,74 @@
+"""Score sheets as text and JSON: what `python -m companion score` prints and the app shares."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.match import Match, Standing, standing
+from ..engine.scoring import ITEMS
+from ..i18n.explain import goal_text, item_label, join_names, line_text, status_text
+from ..i18n import ENGLISH, Translator
+
+
+def sheet_json(match: Match, st: Standing | None = None) -> dict[str, Any]:
+    """The score sheet as one JSON-ready object (the `--json` output)."""
+    st = st or standing(match)
+    hands = []
+    for score in st.scores:
+        hands.append({
+            "points": list(score.points),
+            "winner": score.winner,
+            "lines": [[{"item": line.item, "points": line.points, "count": line.count, "each": line.each,
+                        "explanation": line_text(line, match.rules)} for line in side] for side in score.lines],
+        })
+    return {
+        "hands": hands,
+        "totals": list(st.totals),
+        "hands_won": list(st.hands_won),
+        "status": st.status.value,
+        "winner": st.winner,
+        "target": st.target,
+        "needs": list(st.needs) if st.needs is not None else None,
+        "next_dealer": match.seats[st.next_dealer].player,
+        "next_leader": match.seats[st.next_leader].player,
+    }
+
+
+def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = None) -> str:
+    """The score sheet as plain text: each hand's breakdown, running totals and the result."""
+    st = st or standing(match)
+    names = [s.name for s in match.sides]
+    rules_title = tr(f"rules.{match.rules.name}.title")
+    out = [tr("cli.sheet.title", sides=join_names(names, tr), rules=rules_title,
+              goal=goal_text(match.goal, tr)), ""]
+    label_width = max(len(item_label(i, match.rules, tr)) for i in ITEMS)
+    label_width = max(label_width, len(tr("cli.sheet.running")), len(tr("cli.sheet.hands_won")))
+    col = max(6, *(len(n) + 2 for n in names))
+
+    def row(label: str, values: list[Any], note: str = "") -> str:
+        cells = "".join(str(v).rjust(col) for v in values)
+        return f"  {label.ljust(label_width)}{cells}" + (f"   {note}" if note else "")
+
+    if not st.scores:
+        out.append(tr("cli.sheet.no_hands"))
+    for index, score in enumerate(st.scores):
+        dealer = match.seats[match.dealer_of(index)].player
+        out.append(tr("cli.sheet.hand", n=index + 1, dealer=dealer))
+        out.append(row("", names))
+        for item in ITEMS:
+            lines = [score.line(s, item) for s in range(len(names))]
+            notes = [f"{names[s]}: {line_text(line, match.rules, tr)}" for s, line in enumerate(lines)
+                     if line.points or (item == "majority" and line.note == "tie" and s == 0)]
+            out.append(row(item_label(item, match.rules, tr), [line.points for line in lines], "; ".join(notes)))
+        winner = (tr("cli.sheet.hand_winner", side=names[score.winner]) if score.winner is not None
+                  else tr("cli.sheet.hand_tie"))
+        out.append(row(tr("cli.sheet.hand_points"), list(score.points), winner))
+        out.append(row(tr("cli.sheet.running"), list(st.running[index])))
+        out.append("")
+    out.append(row(tr("cli.sheet.hands_won"), list(st.hands_won)))
+    out.append("")
+    out.append(status_text(match, st, tr))
+    if not st.is_over:
+        seats = match.seats
+        out.append(tr("cli.sheet.next", dealer=seats[st.next_dealer].player, leader=seats[st.next_leader].player))
+    return "\n".join(out)

@@ -1,0 +1,43 @@
+"""The scored history, kept for the whole app so a player page adds figures up instead of reading files."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from .stats import ScoredMatch, score_history, score_record
+
+
+class HistoryCache:
+    """Every finished and abandoned match, scored once per version (id, last change), whichever browser
+    session asks. `warm` fills it ahead of time (in a thread where there are threads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._scored: dict[str, tuple[str, ScoredMatch]] = {}
+        self._key: tuple = ()
+        self._result: tuple[ScoredMatch, ...] = ()
+
+    def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
+        """The scored history of `library` (the service's `Library`), oldest first."""
+        wanted = [s for s in library.matches() if s.is_history]
+        key = tuple((s.id, s.updated) for s in wanted)
+        with self._lock:
+            if key == self._key:
+                return self._result
+            have = dict(self._scored)
+        fresh = {}
+        for s in wanted:
+            known = have.get(s.id)
+            fresh[s.id] = (s.updated, known[1] if known and known[0] == s.updated else score_record(library.get(s.id)))
+        result = score_history(scored for _, scored in fresh.values())
+        with self._lock:
+            self._scored, self._key, self._result = fresh, key, result
+        return result
+
+    def warm(self, library: Any) -> None:
+        """Score the history now, so the first player page opens at once."""
+        try:
+            self.scored(library)
+        except Exception:  # a warm-up is only a head start: the page will read what it needs itself
+            pass

@@ -1,0 +1,96 @@
+"""What if: a stored match rescored under other rules, side by side with the result as played."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..engine.entry import InvalidHand, Problem
+from ..engine.match import Match, MatchError, Standing, standing, with_rules
+from ..engine.rules import Goal, RuleSet
+from ..engine.scoring import score_hand
+
+
+class WhatIfError(ValueError):
+    """A match that cannot be rescored under the other rules: the message says which hand and why."""
+
+    def __init__(self, message: str, hand: int | None = None, problems: tuple[Problem, ...] = ()):
+        super().__init__(message)
+        self.hand = hand
+        """The 0-based index of the hand that cannot be rescored, if a hand is at fault."""
+        self.problems = problems
+        """The engine's problems with that hand."""
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """A match as it was scored beside the same hands under other rules; the stored match is unchanged."""
+
+    stored_rules: RuleSet
+    """The rules the match was played under."""
+    rules: RuleSet
+    """The rules it is rescored under."""
+    goal: Goal
+    """The goal of the rescored match (the stored goal unless another was asked for)."""
+    stored: Standing
+    """The standing as played."""
+    rescored: Standing
+    """The standing under the other rules; it may end at an earlier hand, or not at all."""
+    stored_points: tuple[tuple[int, ...], ...]
+    """Each stored hand's points per side, as played."""
+    rescored_points: tuple[tuple[int, ...], ...]
+    """Each stored hand's points per side under the other rules, hands after the new end included."""
+
+    @property
+    def hands_after_end(self) -> int:
+        """Stored hands that fall after the hand deciding the rescored match."""
+        return self.rescored.hands_after_end
+
+    @property
+    def totals(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Final points per side: as played, and rescored (up to the new end)."""
+        return self.stored.totals, self.rescored.totals
+
+    @property
+    def winners(self) -> tuple[int | None, int | None]:
+        """The winning side as played and rescored (None: drawn or undecided)."""
+        return self.stored.winner, self.rescored.winner
+
+    @property
+    def winner_changed(self) -> bool:
+        """True when the other rules give another result (winner, draw or no result yet)."""
+        return (self.stored.status, self.stored.winner) != (self.rescored.status, self.rescored.winner)
+
+
+def what_if(match: Match, rules: RuleSet, goal: Goal | None = None) -> WhatIf:
+    """The match rescored under `rules` (and `goal`, if given) beside the stored result.
+
+    Raise `WhatIfError` when the hands cannot be read under those rules: another table shape, another
+    counting deck (the counts were taken for the played rules), or a hand the rules make impossible.
+    """
+    sides = len(match.sides)
+    try:
+        other = with_rules(match, rules)
+        if goal is not None:
+            other = replace(other, goal=goal)
+    except MatchError as exc:
+        raise WhatIfError(f"the match cannot be played under {rules.name} rules: {exc}") from None
+    if rules.two != match.rules.two and any(not h.is_exact for h in match.hands):
+        # A counted hand only says which side took the played rules' two, not who took the other two.
+        raise WhatIfError(f"the hands say who took the {match.rules.two.label}, "
+                          f"not the {rules.two.label} that {rules.name} rules score")
+    rescored_points = []
+    for index, entry in enumerate(match.hands):
+        try:
+            rescored_points.append(score_hand(entry, rules, sides).points)
+        except InvalidHand as exc:
+            raise WhatIfError(f"hand {index + 1} cannot be scored under {rules.name} rules: "
+                              f"{', '.join(p.code for p in exc.problems)}", index, exc.problems) from None
+    stored = standing(match, strict=False)
+    return WhatIf(
+        stored_rules=match.rules, rules=rules, goal=other.goal,
+        stored=stored, rescored=standing(other, strict=False),
+        stored_points=tuple(score.points for score in stored.scores),
+        rescored_points=tuple(rescored_points),
+    )
+
+

@@ -1,0 +1,111 @@
+"""Everything stored beyond the match in play: the history list, deleting and restoring, importing
+and exporting match files, known players and settings."""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..engine.match import standing
+from ..formats.matchfile import dumps, fingerprint, loads
+from .ports import DamagedMatch, MatchStorage
+from .records import MatchRecord, MatchSummary, Player, is_time
+from .table import new_id, utc_now
+
+
+class Arrival(enum.StrEnum):
+    """What became of one imported match file."""
+
+    NEW = "new"
+    """Stored as a new match."""
+    KNOWN = "known"
+    """The same match (same id and content, or same content) was already stored: nothing changed."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One imported match: the stored record and what the import did."""
+
+    record: MatchRecord
+    arrival: Arrival
+
+
+class Library:
+    """The stored matches as a whole, players and settings."""
+
+    def __init__(self, storage: MatchStorage, clock: Callable[[], str] = utc_now,
+                 make_id: Callable[[], str] = new_id):
+        self.storage = storage
+        self._clock = clock
+        self._make_id = make_id
+
+    # --- the history ---------------------------------------------------------------------------------
+    def matches(self) -> list[MatchSummary]:
+        """Every stored match, newest first (the index alone: no match file is read)."""
+        return self.storage.list_matches()
+
+    def get(self, match_id: str) -> MatchRecord:
+        return self.storage.get(match_id)
+
+    def delete(self, match_id: str) -> None:
+        """Move a match into the bin; `restore` brings it back until the app closes."""
+        self.storage.delete(match_id)
+
+    def restore(self, match_id: str) -> MatchRecord:
+        return self.storage.restore(match_id)
+
+    # --- match files ---------------------------------------------------------------------------------
+    def export_match(self, match_id: str) -> str:
+        """The match file (docs/match-file.md) of a stored match, with its id and times in `meta`."""
+        record = self.storage.get(match_id)
+        return dumps(record.match, meta={"id": record.id, "created": record.created, "finished": record.finished,
+                                         "abandoned": record.abandoned})
+
+    def import_match(self, text: str) -> Imported:
+        """Store the match in a match file; `MatchFileError` when it cannot be read.
+
+        A match already stored (the same `meta.id` with the same content, or the same content) is not
+        stored twice. A file whose id is stored with other content is a different match: it is stored
+        as a new one.
+        """
+        match = loads(text)
+        meta = json.loads(text).get("meta")
+        meta = meta if isinstance(meta, dict) else {}
+        wanted = meta.get("id")
+        print_ = fingerprint(match)
+        if isinstance(wanted, str) and self.storage.is_taken(wanted):
+            try:
+                stored = self.storage.get(wanted)
+                if fingerprint(stored.match) == print_:
+                    return Imported(stored, Arrival.KNOWN)
+            except (LookupError, DamagedMatch):
+                pass  # not stored, or damaged: this file brings the match back under a new id
+        same = self.storage.find_same(print_)
+        if same is not None:
+            return Imported(same, Arrival.KNOWN)
+        match_id = wanted if isinstance(wanted, str) and not self.storage.is_taken(wanted) else self._make_id()
+        created = meta.get("created") if is_time(meta.get("created")) else self._clock()
+        finished = meta.get("finished") if is_time(meta.get("finished")) else None
+        st = standing(match)
+        finished = (finished or self._clock()) if st.is_over else None
+        player_ids = tuple(tuple(self.storage.player_id(name) for name in side.members) for side in match.sides)
+        record = MatchRecord(id=match_id, match=match, created=created, finished=finished, player_ids=player_ids,
+                             abandoned=meta.get("abandoned") is True and not st.is_over)
+        return Imported(self.storage.add(record, st), Arrival.NEW)
+
+    # --- players and settings ------------------------------------------------------------------------
+    def players(self) -> list[Player]:
+        """Every known player, sorted by name."""
+        return self.storage.players()
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        self.storage.rename_player(player_id, name)
+
+    def settings(self) -> dict[str, Any]:
+        return self.storage.settings()
+
+    def update_settings(self, **changes: Any) -> dict[str, Any]:
+        return self.storage.update_settings(**changes)
+

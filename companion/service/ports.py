@@ -1,0 +1,107 @@
+"""What the service needs of a storage backend (`MatchStorage`), and the errors a backend raises.
+
+The TinyDB folder of `companion.storage` is one backend; the phone build's is another. The service and
+the UI know only this protocol, so a backend plugs in without touching them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from ..engine.match import Standing
+from .records import DamagedFile, MatchRecord, MatchSummary, Player
+
+
+class StorageError(RuntimeError):
+    """Something the storage cannot do; the message says what, in words a player understands."""
+
+
+class StoreLocked(StorageError):
+    """Another app process holds the data folder."""
+
+    def __init__(self, folder: Path):
+        super().__init__(f"Xeri Companion is already open with this data folder ({folder}); close it there first.")
+        self.folder = folder
+        """The data folder that is in use."""
+
+
+class StoreClosed(StorageError):
+    """The storage was used after `close()`."""
+
+
+class NoSuchMatch(StorageError, LookupError):
+    """No stored match has this id (or, for `restore`, no deleted one)."""
+
+
+class NoSuchPlayer(StorageError, LookupError):
+    """No known player has this id."""
+
+
+class PlayerError(ValueError):
+    """A player name that cannot be used: empty, or already another player's."""
+
+
+class DamagedMatch(StorageError):
+    """A match file found damaged when opened; it was moved aside (see `damaged`)."""
+
+    def __init__(self, damaged: DamagedFile):
+        name = f" ({damaged.match_name})" if damaged.match_name else ""
+        super().__init__(f"the match{name} could not be opened: {damaged.reason}; "
+                         f"the file was kept as {damaged.new_path}")
+        self.damaged = damaged
+        """What was moved aside, and why."""
+
+
+@runtime_checkable
+class MatchStorage(Protocol):
+    """Matches, known players and settings, durably: documents in and out, nothing of the game's rules.
+
+    Every write is durable when the method returns. The service decides what a record becomes (a hand
+    recorded, finished, live taps cleared); the storage only keeps it. `st` is the record's standing,
+    which the service has already worked out: the index keeps its totals, winner and status.
+    """
+
+    folder: Path | None
+    """Where the data lives, when it is a folder a person can find (None in a browser)."""
+    damaged: list[DamagedFile]
+    """Files found damaged and set aside, for the app to report."""
+    lock: Any
+    """A re-entrant lock (`threading.RLock`): the service holds it around each read-change-write, so a
+    change made from one phone cannot interleave with another's, however many services share the storage."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    def close(self) -> None: ...
+
+    # matches
+    def get(self, match_id: str) -> MatchRecord: ...
+
+    def add(self, record: MatchRecord, st: Standing) -> MatchRecord: ...
+
+    def put(self, record: MatchRecord, st: Standing | None) -> MatchRecord:
+        """Replace a stored record; `st` None when only its live taps changed."""
+
+    def list_matches(self) -> list[MatchSummary]: ...
+
+    def find_same(self, fingerprint: str) -> MatchRecord | None:
+        """A stored match with this content (`fingerprint`), if any."""
+
+    def is_taken(self, match_id: str) -> bool:
+        """True when the id is stored, deleted but restorable, or otherwise in use."""
+
+    def delete(self, match_id: str) -> None: ...
+
+    def restore(self, match_id: str) -> MatchRecord: ...
+
+    # players and settings
+    def player_id(self, name: str) -> str: ...
+
+    def players(self) -> list[Player]: ...
+
+    def rename_player(self, player_id: str, name: str) -> None: ...
+
+    def settings(self) -> dict[str, Any]: ...
+
+    def update_settings(self, **changes: Any) -> dict[str, Any]: ...

@@ -1,0 +1,191 @@
+"""The matches in play: load a match, let the engine change it, save it. Every write of the app goes
+through here, guarded by the revision the screen showed, so a stale phone cannot double a hand."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Callable
+
+from ..engine.entry import HandEntry
+from ..engine.live import LiveHand, TapKind
+from ..engine.match import Match, MatchError, MatchOver, Standing, edit_hand, record_hand, standing, undo_hand
+from .ports import DamagedMatch, MatchStorage, NoSuchMatch
+from .records import MatchRecord, Revision, TrailAction, TrailEntry
+
+
+def utc_now() -> str:
+    """Now, as ISO 8601 in UTC with milliseconds: `2025-03-01T20:15:42.123Z`."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_id() -> str:
+    """A new match id: a UUID4 as 32 hex digits."""
+    return uuid.uuid4().hex
+
+
+class StaleWrite(MatchError):
+    """A change made from a screen that no longer shows the match as stored: another phone changed it."""
+
+    def __init__(self, current: MatchRecord):
+        super().__init__("the match was changed on another device since this screen showed it")
+        self.current = current
+        """The match as it is stored now."""
+
+
+class Table:
+    """Matches in play: start, record, undo and edit hands, live taps, abandon, resume, rematch.
+
+    One lock makes each check-and-write atomic, whichever browser session (phone) sends it. A write
+    given `expected` (the `Revision` its screen showed) is refused with `StaleWrite` when the match has
+    moved on since. The standing is worked out once per match value (the engine keeps it), so a hand
+    saved scores only the new hand, and the storage writes the match once.
+    """
+
+    def __init__(self, storage: MatchStorage, clock: Callable[[], str] = utc_now,
+                 make_id: Callable[[], str] = new_id):
+        self.storage = storage
+        """Where matches are kept."""
+        self._clock = clock
+        self._make_id = make_id
+        self._lock = getattr(storage, "lock", None) or threading.RLock()
+
+    # --- reading -----------------------------------------------------------------------------------
+    def get(self, match_id: str) -> MatchRecord:
+        """The match as stored now."""
+        return self.storage.get(match_id)
+
+    @staticmethod
+    def standing(record: MatchRecord) -> Standing:
+        """Where the match stands (worked out once per version of the match)."""
+        return standing(record.match)
+
+    def unfinished(self) -> MatchRecord | None:
+        """The match to resume: the one played most recently that is still playing and not abandoned."""
+        playing = [s for s in self.storage.list_matches() if s.is_playing and not s.abandoned]
+        for summary in sorted(playing, key=lambda s: (s.updated, s.created, s.id), reverse=True):
+            try:
+                return self.storage.get(summary.id)
+            except (NoSuchMatch, DamagedMatch):  # gone, or set aside as damaged: the next one, then
+                continue
+        return None
+
+    # --- writing -------------------------------------------------------------------------------------
+    def _current(self, match_id: str, expected: Revision | None) -> MatchRecord:
+        record = self.storage.get(match_id)
+        if expected is not None and record.revision != expected:
+            raise StaleWrite(record)
+        return record
+
+    def _save(self, record: MatchRecord) -> MatchRecord:
+        """Store a record whose match changed: `finished` follows the standing (set once, cleared by an undo)."""
+        st = standing(record.match)
+        finished = (record.finished or self._clock()) if st.is_over else None
+        if finished != record.finished:
+            record = replace(record, finished=finished)
+        return self.storage.put(record, st)
+
+    def start(self, match: Match, stop: str | None = None) -> MatchRecord:
+        """Store a new match (its hands, if any, are checked as when played); known players keep their ids.
+
+        `stop` names a match still in play that the table leaves for this one: it is marked abandoned.
+        """
+        with self._lock:
+            checked = replace(match, hands=())
+            for entry in match.hands:
+                checked = record_hand(checked, entry)
+            if stop is not None:
+                self.abandon(stop)
+            player_ids = tuple(tuple(self.storage.player_id(name) for name in side.members) for side in match.sides)
+            record = MatchRecord(id=self._make_id(), match=checked, created=self._clock(), player_ids=player_ids)
+            st = standing(checked)
+            if st.is_over:
+                record = replace(record, finished=record.created)
+            return self.storage.add(record, st)
+
+    def record_hand(self, match_id: str, entry: HandEntry, expected: Revision | None = None) -> MatchRecord:
+        """Add a hand: the live taps are cleared, an abandoned match is taken up again, and `finished` is
+        set when this hand decides the match. `InvalidHand`, `MatchOver` or `StaleWrite` change nothing."""
+        with self._lock:
+            record = self._current(match_id, expected)
+            match = record_hand(record.match, entry)
+            return self._save(replace(record, match=match, live=LiveHand(), abandoned=False))
+
+    def undo_hand(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
+        """Take back the last hand; the trail keeps it."""
+        with self._lock:
+            record = self._current(match_id, expected)
+            match = undo_hand(record.match)
+            index = len(match.hands)
+            entry = TrailEntry(TrailAction.UNDO, index, record.match.hands[index], None, self._clock())
+            return self._save(replace(record, match=match, trail=record.trail + (entry,)))
+
+    def edit_hand(self, match_id: str, index: int, entry: HandEntry, expected: Revision | None = None) -> MatchRecord:
+        """Replace hand `index` (0-based); the trail keeps what it was and what it became."""
+        with self._lock:
+            record = self._current(match_id, expected)
+            match = edit_hand(record.match, index, entry)
+            before = record.match.hands[index]
+            if before == entry:
+                return record
+            change = TrailEntry(TrailAction.EDIT, index, before, entry, self._clock())
+            return self._save(replace(record, match=match, trail=record.trail + (change,)))
+
+    def tap(self, match_id: str, seat: int, kind: TapKind | str, hand: int | None = None) -> MatchRecord:
+        """A xeri or jack xeri of the player at `seat`, in the hand being played.
+
+        Taps on several phones add up whatever their order, so only the hand is checked (`hand`, the
+        number of hands recorded when the screen showed it): a tap meant for a hand already saved is
+        refused with `StaleWrite`, as is any tap once the match is over (`MatchOver`).
+        """
+        with self._lock:
+            record = self.storage.get(match_id)
+            if hand is not None and hand != len(record.match.hands):
+                raise StaleWrite(record)
+            self._check_in_play(record)
+            seats = len(record.match.seats)
+            if not 0 <= seat < seats:
+                raise MatchError(f"there is no seat {seat} at this table; seats are 0 to {seats - 1}")
+            return self.storage.put(replace(record, live=record.live.tap(seat, kind)), None)
+
+    def undo_tap(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
+        """Take back the last live tap; refused (`StaleWrite`) when it is not the one this screen showed last."""
+        with self._lock:
+            record = self._current(match_id, expected)
+            self._check_in_play(record)
+            if not record.live.taps:
+                return record
+            return self.storage.put(replace(record, live=record.live.undo()), None)
+
+    def _check_in_play(self, record: MatchRecord) -> None:
+        st = standing(record.match)
+        if st.is_over:
+            raise MatchOver("the match is over: there is no hand in progress", st.decided_at)
+
+    def abandon(self, match_id: str) -> MatchRecord:
+        """Mark a match the table stopped unfinished (it can be resumed); a finished match is left as it is."""
+        with self._lock:
+            record = self.storage.get(match_id)
+            if record.abandoned or record.finished is not None or standing(record.match).is_over:
+                return record
+            return self.storage.put(replace(record, abandoned=True), standing(record.match))
+
+    def resume(self, match_id: str, stop: str | None = None) -> MatchRecord:
+        """Take an abandoned match up again; `stop` names the match in play it replaces (abandoned)."""
+        with self._lock:
+            if stop is not None and stop != match_id:
+                self.abandon(stop)
+            record = self.storage.get(match_id)
+            if not record.abandoned:
+                return record
+            return self.storage.put(replace(record, abandoned=False), standing(record.match))
+
+    def rematch(self, match_id: str) -> MatchRecord:
+        """A new match of the same sides, rules and goal; the deal moves on from where this one left it."""
+        with self._lock:
+            old = self.storage.get(match_id)
+            st = standing(old.match)
+            fresh = Match.new(old.match.rules, old.match.sides, old.match.goal, first_dealer=st.next_dealer)
+            return self.start(fresh, stop=None if st.is_over else match_id)

@@ -1,0 +1,9 @@
+"""View models: plain Python, one per screen, tested without a page. They alone call the service, the
+engine's values and the history's figures; the screens (`companion.ui.views`) only render them and send
+their intents."""
+
+from .app import AppModel
+from .entry import TIE
+from .session import Notice, Question, Screen, Session, Tone, intent
+
+__all__ = ["AppModel", "Notice", "Question", "Screen", "Session", "TIE", "Tone", "intent"]

@@ -1,0 +1,68 @@
+"""The app's view model: one per browser session, made of one view model per screen."""
+
+from __future__ import annotations
+
+from ...history.cache import HistoryCache
+from ...service import Services
+from .entry import EntryModel
+from .history import HistoryModel
+from .player import PlayerModel
+from .record import RecordModel
+from .session import Screen, Session, ViewModel, intent
+from .settings import RulesModel, SettingsModel
+from .setup import SetupModel
+from .table import TableModel
+
+
+class AppModel(ViewModel):
+    """Everything one phone's screens show and every intent they send, screen by screen.
+
+    `session` is what the screens share (navigation, words, the notice, a pending question); the page
+    observes it. Each screen has its view model: `setup` (new match), `table` (scoreboard and live
+    taps), `entry` (hand entry), `history`, `record` (a past match), `player`, `settings`, `rules`.
+    """
+
+    def __init__(self, services: Services, history_cache: HistoryCache | None = None, lang: str | None = None,
+                 session: Session | None = None):
+        super().__init__(session or Session(services, history_cache, lang))
+        self.table = TableModel(self.session, self)
+        self.entry = EntryModel(self.session, self)
+        self.setup = SetupModel(self.session, self)
+        self.history = HistoryModel(self.session, self)
+        self.record = RecordModel(self.session, self)
+        self.player = PlayerModel(self.session, self)
+        self.settings = SettingsModel(self.session, self)
+        self.rules = RulesModel(self.session, self)
+
+    @property
+    def screen(self) -> Screen:
+        return self.session.screen
+
+    # --- navigation the screens share ----------------------------------------------------------------
+    @intent
+    def back(self) -> None:
+        if self.session.screen is Screen.ENTRY:
+            self.entry.leave()
+            return
+        self.session.back()
+        if self.session.screen is Screen.ENTRY and self.entry.draft is None:
+            self.session.screen = Screen.MATCH
+
+    @intent
+    def home(self) -> None:
+        self.session.home()
+
+    @intent
+    def dismiss_notice(self) -> None:
+        self.session.notice = None
+        self.session.problems_at_open = []
+
+    @intent
+    def confirm(self) -> None:
+        question, self.session.question = self.session.question, None
+        if question is not None:
+            question.yes()
+
+    @intent
+    def cancel(self) -> None:
+        self.session.question = None

@@ -1,0 +1,157 @@
+"""The history list: finished and abandoned matches, filters by player and rules, import and export."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ...formats.archive import ImportReport, archive_bytes, export_archive, import_files
+from ...formats.presets import preset_names
+from ...service import MatchSummary, Player
+from .session import Screen, Session, ViewModel, intent
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One line of the history list, in words."""
+
+    id: str
+    title: str
+    score: str
+    detail: str
+    """Date, rules, goal and result."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    key: str
+    label: str
+    selected: bool
+
+
+class HistoryModel(ViewModel):
+    """The history list and its filters; deleting with an undo bin; import and export."""
+
+    def __init__(self, session: Session, app):
+        super().__init__(session)
+        self.app = app
+        self.player: str | None = None
+        """The player the list is filtered by (an id), or None."""
+        self.rules: str | None = None
+        """The preset the list is filtered by, or None."""
+        self.deleted: tuple[str, ...] = ()
+        """Matches deleted this session, newest last: the undo bin."""
+        self.busy: str | None = None
+        """What slow work is under way (`import`, `export`), shown instead of its button."""
+        self.download: tuple[str, bytes] | None = None
+        """An export for the page to hand to the browser as a download (name, bytes); the page clears it."""
+
+    # --- what the screen shows -------------------------------------------------------------------------
+    def summaries(self) -> list[MatchSummary]:
+        """Finished and abandoned matches, newest first, filtered by player and rule set."""
+        rows = [s for s in self.services.library.matches() if s.is_history
+                and (self.player is None or s.has_player(self.player))
+                and (self.rules is None or s.rules == self.rules)]
+        return sorted(rows, key=lambda s: (s.when, s.id), reverse=True)
+
+    def rows(self) -> list[HistoryRow]:
+        return [self.row(s) for s in self.summaries()]
+
+    def recent(self, limit: int = 3) -> list[HistoryRow]:
+        return [] if (self.player or self.rules) else self.rows()[:limit]
+
+    def row(self, s: MatchSummary) -> HistoryRow:
+        tr = self.tr
+        if s.is_stopped:
+            result = tr("history.abandoned")
+        elif s.winner is not None:
+            result = tr("history.winner", side=s.sides[s.winner])
+        else:
+            result = tr("history.drawn")
+        goal = (tr.n("history.goal_hands", s.goal["hands"]) if s.goal.get("hands")
+                else tr("history.goal_race", target=s.goal.get("target", "?")))
+        detail = f"{s.when[:10]} · {tr(f'rules.{s.rules}.title')} · {goal} · {result}"
+        return HistoryRow(s.id, " · ".join(s.sides), " : ".join(str(t) for t in s.totals), detail)
+
+    def players(self) -> list[Player]:
+        """Known players who appear in the history, for the filter and the player pages."""
+        seen = {pid for s in self.services.library.matches() for ids in s.player_ids for pid in ids}
+        return [p for p in self.services.library.players() if p.id in seen]
+
+    def player_choices(self) -> list[Choice]:
+        return [Choice(p.id, p.name, self.player == p.id) for p in self.players()]
+
+    def rules_choices(self) -> list[Choice]:
+        return [Choice(n, self.tr(f"rules.{n}.title"), self.rules == n) for n in preset_names()]
+
+    # --- intents -------------------------------------------------------------------------------------
+    @intent
+    def open(self) -> None:
+        self.session.go(Screen.HISTORY)
+
+    @intent
+    def filter_player(self, player_id: str) -> None:
+        self.player = None if player_id == self.player else player_id
+
+    @intent
+    def filter_rules(self, name: str) -> None:
+        self.rules = None if name == self.rules else name
+
+    def deleted_one(self, match_id: str) -> None:
+        """A match was deleted (from its page): keep it in the undo bin, back to the list."""
+        self.deleted = self.deleted + (match_id,)
+        s = self.session
+        s.screen = Screen.HISTORY
+        s.trail = [h for h in s.trail if h not in (Screen.RECORD, Screen.HISTORY)]
+        s.say("notice.deleted")
+
+    @intent
+    def undo_delete(self) -> None:
+        if self.deleted:
+            match_id = self.deleted[-1]
+            self.deleted = self.deleted[:-1]
+            self.services.library.restore(match_id)
+            self.session.say("notice.restored")
+
+    # --- slow work: off the page's event loop ------------------------------------------------------------
+    @intent
+    def import_files(self, files: list[tuple[str, bytes]]) -> None:
+        """Match files or history zips picked on this device: store the new ones, then say what happened."""
+        self.busy = "import"
+        self.session.background(lambda: import_files(self.services.library, files), self._imported)
+
+    @intent(person=False)
+    def _imported(self, report: ImportReport) -> None:
+        self.busy = None
+        tr = self.tr
+        parts = [tr.n("notice.imported", len(report.imported))]
+        if report.skipped:
+            parts.append(tr.n("notice.import_skipped", len(report.skipped)))
+        if report.failed:
+            name, why = report.failed[0]
+            parts.append(tr.n("notice.import_failed", len(report.failed), name=name, reason=why))
+        self.session.say("notice.plain", text=" ".join(parts))
+
+    @intent
+    def export_all(self) -> None:
+        """All history as one zip: into the data folder where there is one, and as a download."""
+        self.busy = "export"
+        folder = self.services.storage.folder
+        self.session.background(lambda: self._export(folder), self._exported)
+
+    def _export(self, folder: Path | None) -> tuple[Path | None, str, bytes]:
+        data = archive_bytes(self.services.library)
+        path = export_archive(self.services.library, folder / "exports", data=data) if folder is not None else None
+        name = path.name if path is not None else "xeri-history.zip"
+        return path, name, data
+
+    @intent(person=False)
+    def _exported(self, result: tuple[Any, str, bytes]) -> None:
+        path, name, data = result
+        self.busy = None
+        self.download = (name, data)
+        if path is not None:
+            self.session.say("notice.exported", path=str(path))
+        else:
+            self.session.say("notice.exported_download")

@@ -1,0 +1,183 @@
+"""A past match, read-only: its sheet, chart, edit trail and a what-if under other rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine.match import MatchError, Standing, standing
+from ...engine.rules import RulesError
+from ...formats.presets import preset, preset_names
+from ...history.stats import TotalsSeries, running_totals_series
+from ...history.whatif import WhatIf, WhatIfError, what_if
+from ...i18n.explain import goal_text, problem_text, status_text
+from ...service import MatchRecord
+from .session import Screen, Session, Tone, ViewModel, intent
+from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
+
+
+@dataclass(frozen=True)
+class WhatIfView:
+    """A what-if side by side: each side's total as played and rescored, and the verdict."""
+
+    rows: tuple[tuple[str, int, int], ...]
+    """(side, points as played, points rescored)."""
+    verdict: str
+    hands_after_end: str | None
+
+
+class RecordModel(ViewModel):
+    """The past match opened from the history."""
+
+    def __init__(self, session: Session, app):
+        super().__init__(session)
+        self.app = app
+        self.record: MatchRecord | None = None
+        self.opened: int | None = None
+        self.choice: tuple[str, bool] | None = None
+        """The what-if asked for: (preset, jack xeri worth 25)."""
+        self.result: WhatIf | None = None
+        self.busy = False
+
+    # --- what the screen shows -------------------------------------------------------------------------
+    @property
+    def standing(self) -> Standing:
+        return standing(self.record.match, strict=False)
+
+    @property
+    def title(self) -> str:
+        return " · ".join(side.name for side in self.record.match.sides)
+
+    def totals(self) -> list[tuple[int, str, int]]:
+        """(side, name, total) of each side."""
+        st = self.standing
+        return [(i, side.name, st.totals[i]) for i, side in enumerate(self.record.match.sides)]
+
+    def summary_line(self) -> str:
+        match, st, tr = self.record.match, self.standing, self.tr
+        return f"{self.record.created[:10]} · {tr(f'rules.{match.rules.name}.title')} · {goal_text(match.goal, tr, st.target)}"
+
+    def status_line(self) -> str:
+        st = self.standing
+        if self.record.abandoned and not st.is_over:
+            return self.tr("history.abandoned_long")
+        return status_text(self.record.match, st, self.tr)
+
+    @property
+    def can_continue(self) -> bool:
+        return self.record.abandoned and not self.standing.is_over
+
+    def chart(self) -> TotalsSeries | None:
+        return running_totals_series(self.record.match) if self.record.match.hands else None
+
+    def hand_rows(self) -> list[HandRow]:
+        return hand_rows(self.record.match, self.standing, self.tr)
+
+    def breakdown(self, index: int) -> list[BreakdownSide]:
+        return breakdown(self.record.match, self.standing.scores[index], self.tr)
+
+    def trail_lines(self) -> list[str]:
+        return [self.tr(f"trail.{t.action.value}", n=t.hand + 1, at=t.at[:16].replace("T", " ")) for t in self.record.trail]
+
+    def what_if_choices(self) -> list[tuple[str, str, bool]]:
+        """(preset, title, selected) of every preset a what-if can use."""
+        chosen = self.choice[0] if self.choice and self.result is not None else None
+        return [(n, self.tr(f"rules.{n}.title"), n == chosen) for n in preset_names()]
+
+    @property
+    def jack25(self) -> bool:
+        return bool(self.choice and self.choice[1])
+
+    def what_if_view(self) -> WhatIfView | None:
+        result, tr = self.result, self.tr
+        if result is None:
+            return None
+        names = [side.name for side in self.record.match.sides]
+        rows = tuple((name, result.stored.totals[i], result.rescored.totals[i]) for i, name in enumerate(names))
+        winner = result.rescored.winner
+        verdict = tr("whatif.winner", side=names[winner]) if winner is not None else tr("whatif.no_winner")
+        if result.winner_changed:
+            verdict += " " + tr("whatif.changed")
+        after = tr.n("whatif.after_end", result.hands_after_end) if result.hands_after_end else None
+        return WhatIfView(rows, verdict, after)
+
+    # --- intents -------------------------------------------------------------------------------------
+    @intent
+    def open(self, match_id: str) -> None:
+        self.record = self.services.library.get(match_id)
+        self.result, self.choice, self.opened = None, None, None
+        self.session.go(Screen.RECORD)
+
+    @intent
+    def show_breakdown(self, index: int | None) -> None:
+        self.opened = None if index == self.opened else index
+
+    @intent
+    def continue_match(self) -> None:
+        """Take an abandoned match up again, where it stopped."""
+        if not self.record:
+            return
+        table = self.app.table
+        current = table.record.id if table.record is not None and table.in_play else None
+        record = self.services.table.resume(self.record.id, stop=current)
+        self.record = None
+        table.started(record)
+
+    @intent
+    def ask_delete(self) -> None:
+        self.session.ask("confirm.delete", self.delete)
+
+    @intent
+    def delete(self) -> None:
+        match_id = self.record.id
+        self.services.library.delete(match_id)
+        if self.app.table.record and self.app.table.record.id == match_id:
+            self.app.table.record = None
+        self.record = None
+        self.app.history.deleted_one(match_id)
+
+    @intent
+    def run_what_if(self, preset_name: str, jack25: bool = False) -> None:
+        """Rescore the match under another preset (and the 25-point jack xeri), side by side."""
+        if not self.record:
+            return
+        match = self.record.match
+        self.choice = (preset_name, jack25)
+        self.session.notice = None
+        try:
+            rules = preset(preset_name)
+            if rules.partnerships != match.rules.partnerships or len(match.sides) not in rules.sides_allowed:
+                rules = rules.with_overrides(players=list(match.rules.players), partnerships=match.rules.partnerships)
+            if jack25:
+                rules = rules.with_overrides(jack_xeri_points=25)
+        except (RulesError, MatchError) as exc:
+            self._cannot(preset_name, str(exc))
+            return
+        self.busy = True
+        self.session.background(lambda: self._rescore(match, rules), self._rescored)
+
+    @staticmethod
+    def _rescore(match, rules) -> WhatIf | WhatIfError | MatchError:
+        try:
+            return what_if(match, rules)
+        except (WhatIfError, RulesError, MatchError) as exc:
+            return exc
+
+    @intent(person=False)
+    def _rescored(self, outcome) -> None:
+        self.busy = False
+        if self.record is None or self.choice is None:
+            return
+        if isinstance(outcome, WhatIf):
+            self.result = outcome
+            return
+        names = [side.name for side in self.record.match.sides]
+        if isinstance(outcome, WhatIfError) and outcome.problems:
+            reason = problem_text(outcome.problems[0], names, self.tr)
+        else:
+            reason = str(outcome)
+        where = self.tr("match.hand_n", n=outcome.hand + 1) + ": " if getattr(outcome, "hand", None) is not None else ""
+        self._cannot(self.choice[0], where + reason)
+
+    def _cannot(self, preset_name: str, reason: str) -> None:
+        self.result = None
+        self.session.say("whatif.cannot", Tone.PROBLEM, rules=self.tr(f"rules.{preset_name}.title"), reason=reason)

@@ -1,0 +1,204 @@
+"""What one browser session (one phone) shares between its screens: navigation, the words, the notice
+on screen, a pending question, and `intent`, which every view model's actions go through."""
+
+from __future__ import annotations
+
+import enum
+import functools
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ...engine.entry import InvalidHand
+from ...engine.match import MatchError, MatchOver
+from ...history.cache import HistoryCache
+from ...i18n import LANGUAGES, Translator
+from ...service import Services, StaleWrite, StorageError
+
+
+class Screen(enum.StrEnum):
+    """Every screen of the app; an unknown name is an error, never a silent home."""
+
+    HOME = "home"
+    SETUP = "setup"
+    MATCH = "match"
+    ENTRY = "entry"
+    RULES = "rules"
+    SETTINGS = "settings"
+    HISTORY = "history"
+    RECORD = "record"
+    PLAYER = "player"
+
+
+class Tone(enum.StrEnum):
+    """How a notice looks: news, or something that went wrong."""
+
+    INFO = "info"
+    PROBLEM = "problem"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A sentence for the person holding the phone."""
+
+    text: str
+    tone: Tone = Tone.INFO
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question asked before something that cannot simply be taken back; `yes` does it."""
+
+    text: str
+    yes: Callable[[], Any]
+    ident: str = "confirm"
+
+
+THEMES = ("system", "light", "dark")
+
+
+def _inline(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    done(work())
+
+
+class Session:
+    """One browser session's shared state. The UI observes it: `revision` moves on after every intent."""
+
+    def __init__(self, services: Services, history_cache: HistoryCache | None = None, lang: str | None = None):
+        self.services = services
+        self.history_cache = history_cache or HistoryCache()
+        settings = services.library.settings()
+        self.lang: str = lang if lang in LANGUAGES else settings.get("language", "en")
+        self.theme: str = settings.get("theme", "system")
+        self.keep_awake: bool = bool(settings.get("keep_awake", True))
+        self.screen: Screen = Screen.HOME
+        self.trail: list[Screen] = []
+        """The screens to go back to, oldest first."""
+        self.notice: Notice | None = None
+        self.question: Question | None = None
+        self.revision = 0
+        """Moves on after every intent (see `intent`): the page redraws."""
+        self.taps = 0
+        """Intents a person made (not another phone's news, not a timer)."""
+        self.page_actions: dict[str, Callable[[], Any]] = {}
+        """What only the page can do (share, pick files on the device), set by the page; the screens'
+        buttons call them."""
+        self.announce: Callable[[str], None] | None = None
+        """Set by the page: tells the other sessions (phones) that a match changed (its id)."""
+        self.problems_at_open: list[str] = [self._damaged_text(d) for d in services.storage.damaged]
+        self.on_home: list[Callable[[], None]] = []
+        """What to forget when the session goes home (set by the view models)."""
+        self.background: Callable[[Callable[[], Any], Callable[[Any], None]], None] = _inline
+        """How slow work runs: `background(work, done)` calls `work()` and hands its result to `done`.
+        The page runs `work` in a thread and `done` back on its event loop (so other phones are not kept
+        waiting); without threads (tests, the browser build) both run at once."""
+
+    # --- words ---------------------------------------------------------------------------------------
+    @property
+    def tr(self) -> Translator:
+        return Translator(self.lang)
+
+    def say(self, key: str, tone: Tone = Tone.INFO, **values: Any) -> None:
+        """Show the catalog sentence `key`."""
+        self.notice = Notice(self.tr(key, **values), tone)
+
+    def say_n(self, key: str, n: int, **values: Any) -> None:
+        self.notice = Notice(self.tr.n(key, n, **values))
+
+    def _damaged_text(self, damaged: Any) -> str:
+        name = damaged.match_name or damaged.path.name
+        if damaged.new_path is None:
+            return self.tr("notice.damaged_newer", name=name)
+        return self.tr("notice.damaged", name=name, moved=str(damaged.new_path))
+
+    # --- navigation ----------------------------------------------------------------------------------
+    def go(self, screen: Screen | str) -> None:
+        """Open `screen`, remembering where to go back to."""
+        screen = Screen(screen)
+        if screen != self.screen:
+            self.trail.append(self.screen)
+            self.screen = screen
+        self.question = None
+        self.notice = None
+
+    def back(self) -> Screen:
+        """Go back one screen; returns the screen left."""
+        left = self.screen
+        self.question = None
+        self.notice = None
+        self.screen = self.trail.pop() if self.trail else Screen.HOME
+        return left
+
+    def home(self) -> None:
+        self.trail = []
+        self.screen = Screen.HOME
+        self.notice = None
+        self.question = None
+        for forget in self.on_home:
+            forget()
+
+    def ask(self, key: str, yes: Callable[[], Any], ident: str = "confirm", **values: Any) -> None:
+        """Ask the catalog question `key` before doing `yes`."""
+        self.question = Question(self.tr(key, **values), yes, ident)
+
+
+def intent(method: Callable | None = None, *, person: bool = True):
+    """Mark a view-model method as something a person does (or, `person=False`, the app by itself).
+
+    Afterwards the session's `revision` moves on, so the page redraws; `taps` counts the outermost
+    intents of a person, so a test can count what the app saw. An error the person can do something
+    about becomes a notice instead of ending the page: a stale screen (another phone changed the
+    match), a match that is over, an impossible hand, or storage that failed.
+    """
+    if method is None:
+        return functools.partial(intent, person=person)
+
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        session: Session = self.session
+        depth = session.__dict__.get("_depth", 0)
+        session._depth = depth + 1
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - each kind is told in words; the unknown ones re-raise
+            if not self.recover(exc):
+                raise
+        finally:
+            session._depth = depth
+            if depth == 0 and person:
+                session.taps += 1
+            session.revision += 1
+
+    return run
+
+
+class ViewModel:
+    """What every screen's view model has: the session, the services, and how it recovers from errors."""
+
+    def __init__(self, session: Session):
+        self.session = session
+
+    @property
+    def services(self) -> Services:
+        return self.session.services
+
+    @property
+    def tr(self) -> Translator:
+        return self.session.tr
+
+    def recover(self, exc: Exception) -> bool:
+        """Tell the person what went wrong; False for an error that is a bug (it then propagates)."""
+        s = self.session
+        if isinstance(exc, StaleWrite):
+            s.say("notice.stale", Tone.PROBLEM)
+            return True
+        if isinstance(exc, StorageError):
+            s.home()
+            s.say("notice.storage_error", Tone.PROBLEM, reason=str(exc))
+            return True
+        if isinstance(exc, MatchOver):
+            s.say("notice.match_over", Tone.PROBLEM)
+            return True
+        if isinstance(exc, (MatchError, InvalidHand)):
+            s.notice = Notice(str(exc), Tone.PROBLEM)
+            return True
+        return False

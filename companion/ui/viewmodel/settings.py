@@ -1,0 +1,93 @@
+"""Settings (language, theme, keeping the screen awake) and the rules page."""
+
+from __future__ import annotations
+
+from ...engine.rules import RuleSet
+from ...formats.presets import preset, preset_names
+from ...i18n import LANGUAGES
+from ...i18n.explain import rules_text
+from .session import THEMES, Screen, Session, ViewModel, intent
+
+CURRENT = "current"
+"""The rules page's choice for the rule set of the match in play."""
+
+
+class SettingsModel(ViewModel):
+    """The settings screen."""
+
+    languages = LANGUAGES
+    """Each language by code, named in itself."""
+    themes = THEMES
+
+    def __init__(self, session: Session, app):
+        super().__init__(session)
+        self.app = app
+
+    @property
+    def wants_wakelock(self) -> bool:
+        """True while a match is on screen and the setting asks to keep the screen awake."""
+        s = self.session
+        return s.keep_awake and s.screen in (Screen.MATCH, Screen.ENTRY) and self.app.table.record is not None
+
+    def data_folder(self) -> str | None:
+        folder = self.services.storage.folder
+        return self.tr("settings.data_folder", folder=str(folder)) if folder is not None else None
+
+    @intent
+    def open(self) -> None:
+        self.session.go(Screen.SETTINGS)
+
+    @intent
+    def set_language(self, lang: str) -> None:
+        if lang in LANGUAGES:
+            self.session.lang = lang
+            self.services.library.update_settings(language=lang)
+
+    @intent
+    def set_theme(self, theme: str) -> None:
+        if theme in THEMES:
+            self.session.theme = theme
+            self.services.library.update_settings(theme=theme)
+
+    @intent
+    def set_keep_awake(self, on: bool) -> None:
+        self.session.keep_awake = bool(on)
+        self.services.library.update_settings(keep_awake=self.session.keep_awake)
+
+
+class RulesModel(ViewModel):
+    """The rules page: any preset, or the rules of the match in play."""
+
+    def __init__(self, session: Session, app):
+        super().__init__(session)
+        self.app = app
+        self.shown: str = CURRENT if app.table.record else app.setup.form.preset
+
+    def choices(self) -> list[tuple[str, str, bool]]:
+        """(key, title, selected): the match in play's rules first, when there is one."""
+        tr = self.tr
+        out = [(CURRENT, tr("rules.this_match"), self.shown == CURRENT)] if self.app.table.record else []
+        return out + [(n, tr(f"rules.{n}.title"), self.shown == n) for n in preset_names()]
+
+    def rules(self) -> RuleSet:
+        record = self.app.table.record
+        if record and self.shown == CURRENT:
+            return record.match.rules
+        return preset(self.shown) if self.shown in preset_names() else preset("classic")
+
+    def description(self) -> str | None:
+        return None if self.shown == CURRENT else self.tr(f"rules.{self.rules().name}.description")
+
+    def lines(self) -> list[str]:
+        return rules_text(self.rules(), self.tr)
+
+    @intent
+    def open(self, which: str | None = None) -> None:
+        """The rules page; `which` a preset, `current` for the match in play, or None: the likeliest."""
+        table = self.app.table
+        self.shown = which or (CURRENT if table.record else self.app.setup.form.preset)
+        self.session.go(Screen.RULES)
+
+    @intent
+    def show(self, which: str) -> None:
+        self.shown = which

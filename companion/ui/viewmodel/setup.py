@@ -1,0 +1,292 @@
+"""The new-match form: who plays, the rules and their variants, the goal and the first dealer."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...engine.match import Match, MatchError, Side
+from ...engine.rules import SWITCHES, Goal, RuleSet, RulesError
+from ...formats.presets import preset, preset_names
+from ...i18n import Translator
+from ...i18n.explain import goal_text
+from .session import Screen, Session, Tone, ViewModel, intent
+
+LAYOUTS = ("two", "partners", "three", "four")
+"""Who plays: 2 players, 4 in two partnerships, 3 or 4 individual players."""
+LAYOUT_SEATS = {"two": 2, "partners": 4, "three": 3, "four": 4}
+GOAL_KINDS = ("race", "custom", "hands")
+"""The preset's race (151, played on to 251), a target of the table's own, or an agreed number of hands."""
+
+
+@dataclass
+class MatchForm:
+    """What the new-match form holds between taps."""
+
+    layout: str = "two"
+    names: list[str] = field(default_factory=lambda: ["", "", "", ""])
+    team_names: list[str] = field(default_factory=lambda: ["", ""])
+    preset: str = "classic"
+    variants: dict[str, Any] = field(default_factory=dict)
+    """The switched variants: rule field name → value in match-file form (see `engine.rules.SWITCHES`)."""
+    goal_kind: str = "race"
+    target: int = 151
+    hands: int = 7
+    first_dealer: int | None = 0
+    """The seat that deals first, or None to draw for deal."""
+
+    def load_preset(self, name: str) -> None:
+        rules = preset(name)
+        self.preset = name
+        self.variants = {}
+        if rules.goal.hands is not None:
+            self.goal_kind, self.hands = "hands", rules.goal.hands
+        else:
+            self.goal_kind, self.target = "race", rules.goal.target
+        if rules.partnerships:
+            self.layout = "partners"
+        elif self.layout != "two" and 4 not in rules.players and 3 not in rules.players:
+            self.layout = "two"
+
+    @property
+    def seats(self) -> int:
+        return LAYOUT_SEATS[self.layout]
+
+    def base(self) -> RuleSet:
+        return preset(self.preset)
+
+    def is_on(self, name: str) -> bool:
+        """Whether the variant switch of rule field `name` is on."""
+        rule_field = next(f for f in SWITCHES if f.name == name)
+        return self.rules().to_dict()[name] == rule_field.switch.on
+
+    def rules(self) -> RuleSet:
+        """The rule set: the preset with the switched variants and the table's layout on top."""
+        base = self.base()
+        current = base.to_dict()
+        changes: dict[str, Any] = {**self.variants, "players": [self.seats], "partnerships": self.layout == "partners"}
+        changes = {k: v for k, v in changes.items() if current[k] != v}
+        return base.with_overrides(**changes) if changes else base
+
+    def goal(self, rules: RuleSet) -> Goal:
+        if self.goal_kind == "hands":
+            return Goal(hands=self.hands)
+        if self.goal_kind == "custom":
+            return Goal(target=self.target, extension=self.target + (rules.goal.step or 100))
+        return rules.goal if rules.goal.is_race else Goal(target=151, extension=251)
+
+    def player_names(self) -> list[str]:
+        return [n.strip() for n in self.names[: self.seats]]
+
+    def sides(self, tr: Translator) -> list[Side]:
+        names = self.player_names()
+        if self.layout == "partners":
+            out = []
+            for team in range(2):
+                a, b = names[2 * team], names[2 * team + 1]
+                title = self.team_names[team].strip() or tr("setup.team_default", a=a, b=b)
+                out.append(Side(title, (a, b)))
+            return out
+        return [Side(n) for n in names]
+
+    def seat_order(self) -> list[int]:
+        """The name index of each seat: partners sit opposite, so the teams alternate (0, 2, 1, 3)."""
+        return [0, 2, 1, 3] if self.layout == "partners" else list(range(self.seats))
+
+    def missing(self) -> list[str]:
+        """i18n keys of what is still needed before the match can start."""
+        names = self.player_names()
+        out = []
+        if any(not n for n in names):
+            out.append("setup.missing.names")
+        elif len({n.casefold() for n in names}) < len(names):
+            out.append("setup.missing.distinct")
+        if self.goal_kind == "hands" and not 1 <= self.hands <= 99:
+            out.append("setup.missing.hands")
+        if self.goal_kind == "custom" and not 10 <= self.target <= 10000:
+            out.append("setup.missing.target")
+        return out
+
+
+@dataclass(frozen=True)
+class PresetChoice:
+    name: str
+    title: str
+    description: str
+    selected: bool
+
+
+@dataclass(frozen=True)
+class VariantSwitch:
+    field: str
+    """The rule field it sets."""
+    key: str
+    """Its identifier and words (`setup.variant.<key>`)."""
+    label: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class DealerChoice:
+    seat: int | None
+    """The seat, or None to draw for deal."""
+    label: str
+    selected: bool
+
+
+class SetupModel(ViewModel):
+    """The new-match form."""
+
+    def __init__(self, session: Session, app):
+        super().__init__(session)
+        self.app = app
+        self.form = MatchForm()
+        self.form.load_preset(self._last_rules())
+
+    def _last_rules(self) -> str:
+        last = self.services.library.settings().get("last_rules", "classic")
+        return last if last in preset_names() else "classic"
+
+    # --- what the screen shows -------------------------------------------------------------------------
+    def presets(self) -> list[PresetChoice]:
+        """The rule sets for this table's layout (and the chosen one, whatever it is)."""
+        f, tr = self.form, self.tr
+        out = []
+        for name in preset_names():
+            rules = preset(name)
+            fits = f.seats in rules.players and (f.layout == "partners") == rules.partnerships
+            if fits or name == f.preset:
+                out.append(PresetChoice(name, tr(f"rules.{name}.title"), tr(f"rules.{name}.description"),
+                                        name == f.preset))
+        return out
+
+    def switches(self) -> list[VariantSwitch]:
+        f, tr = self.form, self.tr
+        return [VariantSwitch(rf.name, rf.switch.key, tr(f"setup.variant.{rf.switch.key}"), f.is_on(rf.name))
+                for rf in SWITCHES if f.seats >= rf.switch.min_seats]
+
+    def goal_line(self) -> str:
+        return goal_text(self.form.goal(self.form.rules()), self.tr)
+
+    def dealers(self) -> list[DealerChoice]:
+        f, tr = self.form, self.tr
+        names = f.player_names()
+        order = f.seat_order()
+        out = [DealerChoice(seat, names[order[seat]] or tr("setup.player", n=order[seat] + 1), f.first_dealer == seat)
+               for seat in range(f.seats)]
+        out.append(DealerChoice(None, tr("setup.draw"), f.first_dealer is None))
+        return out
+
+    def seating_note(self) -> str | None:
+        f, tr = self.form, self.tr
+        direction = tr(f"direction.{f.rules().direction.value}")
+        if f.layout == "partners":
+            return tr("setup.partners_note") + " " + tr("setup.seating_note_partners", direction=direction)
+        return tr("setup.seating_note", direction=direction) if f.seats > 2 else None
+
+    def name_suggestions(self, index: int) -> list[str]:
+        """Known player names starting with what was typed in field `index`, not already at the table."""
+        f = self.form
+        typed = f.names[index].strip()
+        if len(typed) >= 12:
+            return []
+        taken = {n.strip().casefold() for n in f.names[: f.seats]}
+        found = [p.name for p in self.services.library.players()
+                 if p.name.casefold().startswith(typed.casefold()) and p.name.casefold() not in taken][:6]
+        return [] if typed and any(h.casefold() == typed.casefold() for h in found) else found
+
+    def missing_text(self) -> str | None:
+        missing = self.form.missing()
+        return self.tr(missing[0]) if missing else None
+
+    # --- intents -------------------------------------------------------------------------------------
+    @intent
+    def open(self) -> None:
+        """A new match: last time's rules, and the names of the match in play (if any) to start from."""
+        self.form = MatchForm()
+        self.form.load_preset(self._last_rules())
+        record = self.app.table.record
+        if record:
+            for i, name in enumerate([p for s in record.match.sides for p in s.members][:4]):
+                self.form.names[i] = name
+        self.session.go(Screen.SETUP)
+
+    @intent
+    def set_layout(self, layout: str) -> None:
+        f = self.form
+        rules = preset(f.preset)
+        if layout == "partners" and not rules.partnerships:
+            f.load_preset("partnership")
+        elif layout != "partners" and (rules.partnerships or LAYOUT_SEATS[layout] not in rules.players):
+            f.load_preset("classic" if layout == "two" else "greek-online")
+        f.layout = layout
+        if f.first_dealer is not None and f.first_dealer >= f.seats:
+            f.first_dealer = 0
+
+    @intent
+    def set_name(self, index: int, name: str) -> None:
+        self.form.names[index] = name
+
+    @intent
+    def set_team_name(self, index: int, name: str) -> None:
+        self.form.team_names[index] = name
+
+    @intent
+    def set_preset(self, name: str) -> None:
+        layout = self.form.layout
+        self.form.load_preset(name)
+        rules = preset(name)
+        if not rules.partnerships and layout != "partners" and LAYOUT_SEATS[layout] in rules.players:
+            self.form.layout = layout
+
+    @intent
+    def switch(self, field_name: str, on: bool) -> None:
+        """Turn a variant on or off; off gives back the preset's own value."""
+        rule_field = next(f for f in SWITCHES if f.name == field_name)
+        base = self.form.base().to_dict()[field_name]
+        value = rule_field.switch.value(bool(on), base)
+        if value == base:
+            self.form.variants.pop(field_name, None)
+        else:
+            self.form.variants[field_name] = value
+
+    @intent
+    def set_goal_kind(self, kind: str) -> None:
+        if kind in GOAL_KINDS:
+            self.form.goal_kind = kind
+
+    @intent
+    def step_target(self, delta: int) -> None:
+        self.form.target = max(10, self.form.target + delta)
+
+    @intent
+    def step_hands(self, delta: int) -> None:
+        self.form.hands = max(1, self.form.hands + delta)
+
+    @intent
+    def set_first_dealer(self, seat: int | None) -> None:
+        self.form.first_dealer = seat
+
+    @intent
+    def start(self) -> None:
+        f, tr = self.form, self.tr
+        missing = f.missing()
+        if missing:
+            self.session.say(missing[0], Tone.PROBLEM)
+            return
+        try:
+            rules = f.rules()
+            first = f.first_dealer if f.first_dealer is not None else random.randrange(f.seats)
+            match = Match.new(rules, f.sides(tr), f.goal(rules), first_dealer=first)
+        except (RulesError, MatchError) as exc:
+            self.session.notice = None
+            self.session.say("notice.plain", Tone.PROBLEM, text=str(exc))
+            return
+        table = self.app.table
+        table._fresh()
+        current = table.record.id if table.record is not None else None
+        record = self.services.table.start(match, stop=current)
+        self.services.library.update_settings(last_rules=f.preset)
+        table.started(record)
+        self.session.say("notice.started", dealer=match.seats[first].player)

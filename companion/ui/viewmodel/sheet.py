@@ -1,0 +1,73 @@
+"""A match's hands as the screens show them: one row per hand, and each hand's breakdown line by line.
+
+Shared by the scoreboard and a past match; plain values, so the screens need no engine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine.match import Match, Standing
+from ...engine.scoring import ITEMS, HandScore
+from ...i18n import Translator
+from ...i18n.explain import item_label, line_text
+
+
+@dataclass(frozen=True)
+class HandRow:
+    """One hand of the score sheet."""
+
+    index: int
+    """The hand's place, from 0."""
+    title: str
+    """`Hand 3`."""
+    detail: str
+    """Who dealt, and who won it."""
+    points: tuple[int, ...]
+    """Each side's points in the hand."""
+    running: tuple[int, ...]
+    """Each side's total after the hand."""
+    winner: int | None
+    """The side that won the hand, or None."""
+
+
+@dataclass(frozen=True)
+class BreakdownLine:
+    """One item of a side's score: its name, the rule in words, the points."""
+
+    label: str
+    text: str
+    points: int
+
+
+@dataclass(frozen=True)
+class BreakdownSide:
+    """A side's part of a hand's breakdown."""
+
+    side: int
+    name: str
+    total: int
+    lines: tuple[BreakdownLine, ...]
+
+
+def hand_rows(match: Match, st: Standing, tr: Translator) -> list[HandRow]:
+    """The hands of the match, newest first."""
+    rows = []
+    for index in reversed(range(len(st.scores))):
+        score = st.scores[index]
+        dealer = match.seats[match.dealer_of(index)].player
+        winner = (tr("match.hand_winner", side=match.sides[score.winner].name) if score.winner is not None
+                  else tr("match.hand_tie"))
+        rows.append(HandRow(index, tr("match.hand_n", n=index + 1), tr("match.hand_dealer", dealer=dealer) + " · " + winner,
+                            score.points, st.running[index], score.winner))
+    return rows
+
+
+def breakdown(match: Match, score: HandScore, tr: Translator) -> list[BreakdownSide]:
+    """Every line of a hand's score, per side, with the rule it comes from in words."""
+    out = []
+    for side, s in enumerate(match.sides):
+        lines = tuple(BreakdownLine(item_label(item, match.rules, tr), line_text(line, match.rules, tr), line.points)
+                      for item, line in zip(ITEMS, score.lines[side]))
+        out.append(BreakdownSide(side, s.name, score.points[side], lines))
+    return out

@@ -1,0 +1,290 @@
+"""The scoreboard of the match in play: totals, who deals, live xeri taps, the hands, and the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...engine.live import TapKind
+from ...engine.match import Match, Standing, Status
+from ...formats.sheet import sheet_text
+from ...i18n.explain import goal_text
+from ...service import MatchRecord, StaleWrite
+from .session import Screen, Session, Tone, ViewModel, intent
+from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
+
+
+@dataclass(frozen=True)
+class SideBox:
+    """One side's box on the scoreboard."""
+
+    name: str
+    players: str | None
+    """The partners' names, when the team has a name of its own."""
+    total: int
+    label: str
+    """The total in words, for screen readers."""
+    needs: str | None
+    hands_won: str
+    is_winner: bool
+
+
+@dataclass(frozen=True)
+class SeatTaps:
+    """One player's live xeri buttons."""
+
+    seat: int
+    side: int
+    player: str
+    xeris: int
+    jack_xeris: int
+    xeri_label: str
+    jack_xeri_label: str
+
+
+class TableModel(ViewModel):
+    """The match in play, shared by the scoreboard and the hand entry."""
+
+    def __init__(self, session: Session, app):
+        super().__init__(session)
+        self.app = app
+        self.record: MatchRecord | None = self.services.table.unfinished()
+        self.opened: int | None = None
+        """The hand whose breakdown is open on the scoreboard."""
+        self.flash: int | None = None
+        """The hand just saved, whose breakdown the scoreboard shows for a moment."""
+        session.on_home.append(self._forget_view)
+
+    # --- what the screens show -----------------------------------------------------------------------
+    @property
+    def match(self) -> Match | None:
+        return self.record.match if self.record else None
+
+    @property
+    def standing(self) -> Standing | None:
+        """Where the match stands: worked out once per version of the match, however often it is asked."""
+        return self.services.table.standing(self.record) if self.record else None
+
+    @property
+    def in_play(self) -> bool:
+        """True when there is a match and it is not over."""
+        return self.record is not None and not self.standing.is_over
+
+    @property
+    def side_names(self) -> list[str]:
+        return [s.name for s in self.match.sides] if self.match else []
+
+    @property
+    def title(self) -> str:
+        return " – ".join(self.side_names)
+
+    def goal_line(self) -> str:
+        """The goal in force, and under a hands goal how many hands are left."""
+        st = self.standing
+        text = goal_text(self.match.goal, self.tr, st.target)
+        if st.hands_left is not None and not st.is_over:
+            text += " · " + self.tr.n("status.hands_left", st.hands_left)
+        return text
+
+    def summary_line(self) -> str:
+        """The rules, the goal and the hands played, for the home screen."""
+        tr, match = self.tr, self.match
+        return (f"{tr(f'rules.{match.rules.name}.title')} · {self.goal_line()} · "
+                f"{tr.n('home.hands_played', len(match.hands))}")
+
+    def boxes(self, compact: bool = False) -> list[SideBox]:
+        tr, st = self.tr, self.standing
+        out = []
+        for i, side in enumerate(self.match.sides):
+            players = None
+            if side.players and side.name != tr("setup.team_default", a=side.players[0], b=side.players[1]):
+                players = " & ".join(side.players)
+            needs = tr("match.needs", points=st.needs[i]) if st.needs is not None and not st.is_over else None
+            won = tr.n("match.hands_won_short" if compact else "match.hands_won", st.hands_won[i])
+            out.append(SideBox(side.name, players, st.totals[i], tr("match.total_label", side=side.name,
+                                                                      points=st.totals[i]),
+                               needs, won, st.winner == i))
+        return out
+
+    def deal_line(self) -> str:
+        st, seats = self.standing, self.match.seats
+        return self.tr("match.deals", dealer=seats[st.next_dealer].player, leader=seats[st.next_leader].player)
+
+    def seats(self) -> list[SeatTaps]:
+        tr, live = self.tr, self.record.live
+        out = []
+        for i, seat in enumerate(self.match.seats):
+            x, jx = live.count(i, TapKind.XERI), live.count(i, TapKind.JACK_XERI)
+            out.append(SeatTaps(i, seat.side, seat.player, x, jx, tr("match.xeri_label", player=seat.player, n=x),
+                                tr("match.jack_xeri_label", player=seat.player, n=jx)))
+        return out
+
+    def taps_line(self) -> str:
+        return self.tr.n("match.taps", len(self.record.live.taps))
+
+    def seat_count(self, seat: int, kind: TapKind | str) -> int:
+        return self.record.live.count(seat, kind) if self.record else 0
+
+    def hand_rows(self) -> list[HandRow]:
+        return hand_rows(self.match, self.standing, self.tr)
+
+    def breakdown(self, index: int) -> list[BreakdownSide]:
+        return breakdown(self.match, self.standing.scores[index], self.tr)
+
+    def saved_title(self, index: int) -> str:
+        points = " : ".join(str(p) for p in self.standing.scores[index].points)
+        return self.tr("match.saved", n=index + 1, points=points)
+
+    def over_title(self) -> str:
+        st = self.standing
+        if st.status is Status.WON:
+            return self.tr("over.winner", side=self.match.sides[st.winner].name)
+        return self.tr("over.drawn")
+
+    def share_text(self) -> str:
+        """A plain-text summary of the match for the share sheet or the clipboard."""
+        return sheet_text(self.record.match, self.tr) if self.record else ""
+
+    # --- keeping in step with the other phones -------------------------------------------------------
+    def _forget_view(self) -> None:
+        """Forget what belonged to the match on screen: an opened hand, a saved hand's flash."""
+        self.opened = self.flash = None
+
+    def _changed(self) -> None:
+        """Tell the other sessions (phones at the same table) that the match in play changed."""
+        if self.session.announce is not None and self.record is not None:
+            self.session.announce(self.record.id)
+
+    def _fresh(self) -> None:
+        """Read the match in play again: another phone may have changed it."""
+        if self.record is not None:
+            self.record = self.services.table.get(self.record.id)
+
+    def recover(self, exc: Exception) -> bool:
+        if isinstance(exc, StaleWrite):
+            self.record = exc.current
+            self.session.say("notice.stale", Tone.PROBLEM)
+            return True
+        return super().recover(exc)
+
+    @intent(person=False)
+    def refresh(self, match_id: str) -> None:
+        """Another session changed match `match_id`: show it as stored now."""
+        s = self.session
+        if self.record is not None and self.record.id != match_id:
+            return
+        if self.record is None and s.screen is not Screen.HOME:
+            return
+        record = self.services.table.get(match_id)
+        if record.abandoned:
+            if self.record is not None:
+                self.record = None
+                if s.screen in (Screen.MATCH, Screen.ENTRY):
+                    s.home()
+            return
+        self.record = record
+        self.app.entry.on_match_changed(record)
+
+    # --- intents -------------------------------------------------------------------------------------
+    @intent
+    def open(self) -> None:
+        """Continue the match in play."""
+        self._fresh()
+        if self.record:
+            self.session.go(Screen.MATCH)
+
+    @intent
+    def tap(self, seat: int, kind: TapKind | str = TapKind.XERI) -> None:
+        """A xeri (or jack xeri) of the player at `seat`, as it happens."""
+        if not self.record:
+            return
+        self.record = self.services.table.tap(self.record.id, seat, kind, hand=len(self.record.match.hands))
+        self._changed()
+        self.flash = None
+        self.session.say(f"notice.tap.{TapKind(kind).value}", player=self.match.seats[seat].player)
+
+    @intent
+    def undo_tap(self) -> None:
+        if self.record and self.record.live.taps:
+            last = self.record.live.taps[-1]
+            self.record = self.services.table.undo_tap(self.record.id, expected=self.record.revision)
+            self._changed()
+            self.session.say(f"notice.untap.{last.kind.value}", player=self.match.seats[last.seat].player)
+
+    @intent
+    def end_hand(self) -> None:
+        """The hand is over: open the entry, prefilled from the live taps."""
+        self._fresh()
+        if self.in_play:
+            self.flash = None
+            self.app.entry.open_new(self.record)
+
+    @intent
+    def show_breakdown(self, index: int | None) -> None:
+        self.opened = None if index == self.opened else index
+        self.flash = None
+
+    @intent
+    def dismiss_flash(self) -> None:
+        self.flash = None
+
+    @intent(person=False)
+    def fade_flash(self, shown: int) -> None:
+        """The saved hand's breakdown has been shown long enough: give the screen back to the next hand."""
+        if self.flash == shown and self.session.screen is Screen.MATCH:
+            self.flash = None
+
+    @intent
+    def ask_undo(self) -> None:
+        self.session.ask("confirm.undo", self.undo_last_hand, n=len(self.match.hands))
+
+    @intent
+    def ask_edit(self, index: int) -> None:
+        self.session.ask("confirm.edit", lambda: self.app.entry.open_edit(self.record, index), n=index + 1)
+
+    @intent
+    def ask_abandon(self) -> None:
+        self.session.ask("confirm.abandon", self.abandon)
+
+    @intent
+    def undo_last_hand(self) -> None:
+        if self.record and self.record.match.hands:
+            n = len(self.record.match.hands)
+            self.record = self.services.table.undo_hand(self.record.id, expected=self.record.revision)
+            self._changed()
+            self.flash = self.opened = None
+            self.session.say("notice.undone", n=n)
+
+    @intent
+    def abandon(self) -> None:
+        if self.record:
+            self.services.table.abandon(self.record.id)
+            self._changed()
+            self.record = None
+            self.session.home()
+
+    @intent
+    def rematch(self) -> None:
+        """Same sides and rules; the deal moves on from where the last match left it."""
+        if not self.record:
+            return
+        self.record = self.services.table.rematch(self.record.id)
+        self._changed()
+        self._forget_view()
+        s = self.session
+        s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None
+        s.say("notice.started", dealer=self.match.seats[self.match.first_dealer].player)
+
+    def started(self, record: MatchRecord) -> None:
+        """A new match is in play (from the new-match form, or a match continued from the history)."""
+        self.record = record
+        self._changed()
+        self._forget_view()
+        s = self.session
+        s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None
+
+    def saved(self, record: MatchRecord, index: int) -> None:
+        """A hand was saved from the entry: show its breakdown for a moment."""
+        self.record = record
+        self._changed()
+        self.flash = index
+        self.opened = None

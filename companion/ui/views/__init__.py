@@ -1,0 +1,32 @@
+"""The screens: functions from the app's view model to Flet controls. They render and send intents;
+they import no engine, storage, presets or statistics (a test checks)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..viewmodel import AppModel, Screen
+from .entry import entry
+from .history import history_screen, player_screen, record_screen
+from .home import home
+from .scoreboard import scoreboard
+from .settings import rules_screen, settings_screen
+from .setup import setup
+
+SCREENS: dict[Screen, Callable[[AppModel], object]] = {
+    Screen.HOME: home,
+    Screen.SETUP: setup,
+    Screen.MATCH: scoreboard,
+    Screen.ENTRY: entry,
+    Screen.RULES: rules_screen,
+    Screen.SETTINGS: settings_screen,
+    Screen.HISTORY: history_screen,
+    Screen.RECORD: record_screen,
+    Screen.PLAYER: player_screen,
+}
+"""Every screen's render function: a screen without one is an error (a test checks every `Screen`)."""
+
+
+def render(vm: AppModel):
+    """The controls of the screen on show: a list, or (list, footer) for a footer kept in reach."""
+    return SCREENS[vm.screen](vm)

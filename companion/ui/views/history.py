@@ -1,0 +1,197 @@
+"""The history list, a past match (read-only, with its chart, trail and what-if), and a player's page.
+
+The charts (flet-charts) load only when one of these screens opens.
+"""
+
+from __future__ import annotations
+
+import flet as ft
+
+from ..viewmodel import AppModel
+from .common import header, notices, question_box
+from .home import history_row
+from .scoreboard import hands_list
+from .widgets import SIDE_COLORS, card, labelled, pill, secondary, section, toggle
+
+
+def history_screen(vm: AppModel) -> list[ft.Control]:
+    tr, m = vm.tr, vm.history
+    actions = vm.session.page_actions
+    out: list[ft.Control] = [header(vm, tr("nav.history"), actions=[
+        labelled(ft.IconButton(ft.Icons.UPLOAD_FILE, on_click=actions.get("import"), tooltip=tr("history.import"),
+                               disabled=m.busy is not None), "import-files"),
+        labelled(ft.IconButton(ft.Icons.ARCHIVE, on_click=lambda: m.export_all(), tooltip=tr("history.export"),
+                               disabled=m.busy is not None), "export-all")])]
+    out += notices(vm)
+    if m.busy:
+        out.append(labelled(ft.ProgressBar(), "busy"))
+    if m.deleted:
+        out.append(secondary(tr("history.undo_delete"), lambda: m.undo_delete(), "undo-delete", icon=ft.Icons.RESTORE))
+    players = m.player_choices()
+    if players:
+        out.append(section(tr("history.by_player"), ft.Row(
+            [pill(c.label, c.selected, lambda _e=None, k=c.key: m.filter_player(k), f"filter-player-{c.label}", size=14)
+             for c in players], wrap=True, spacing=6, run_spacing=6)))
+    out.append(section(tr("history.by_rules"), ft.Row(
+        [pill(c.label, c.selected, lambda _e=None, k=c.key: m.filter_rules(k), f"filter-rules-{c.key}", size=14)
+         for c in m.rules_choices()], wrap=True, spacing=6, run_spacing=6)))
+    rows = m.rows()
+    if not rows:
+        out.append(ft.Text(tr("history.empty"), color=ft.Colors.ON_SURFACE_VARIANT, size=15))
+    out += [history_row(vm, row) for row in rows]
+    if players:
+        out.append(section(tr("history.players"), ft.Row(
+            [secondary(c.label, lambda _e=None, k=c.key: vm.player.open(k), f"player-{c.label}", icon=ft.Icons.PERSON)
+             for c in players], wrap=True, spacing=6, run_spacing=6)))
+    return out
+
+
+def nice_step(top: float, lines: int = 5) -> int:
+    """A round axis step (1, 2, 5, 10, 20, 25, 50, …) giving about `lines` labels up to `top`."""
+    raw = max(1.0, top / lines)
+    magnitude = 10 ** (len(str(int(raw))) - 1)
+    for m in (1, 2, 2.5, 5, 10):
+        if m * magnitude >= raw:
+            return max(1, int(m * magnitude))
+    return int(10 * magnitude)
+
+
+def axes(max_x: int, max_y: float) -> dict:
+    """Axes with whole-number labels at round steps."""
+    import flet_charts as fch
+
+    step_y = nice_step(max_y)
+    return dict(
+        left_axis=fch.ChartAxis(label_size=40, label_spacing=step_y),
+        bottom_axis=fch.ChartAxis(label_size=28, label_spacing=max(1, nice_step(max_x, 8))),
+        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step_y),
+        min_x=0, max_x=max(1, max_x), min_y=0, max_y=step_y * (int(max_y // step_y) + 1),
+    )
+
+
+def totals_chart(vm: AppModel, series, side_names: list[str], height: int = 220) -> ft.Control:
+    """Running totals per side, and the target in force as a dashed line."""
+    import flet_charts as fch
+
+    tr = vm.tr
+    top = max([max(line) for line in series.sides] + [t for t in (series.target or []) if t is not None] + [10])
+    data = [fch.LineChartData(points=[fch.LineChartDataPoint(x, y) for x, y in enumerate(line)],
+                              color=SIDE_COLORS[i], stroke_width=3, point=True)
+            for i, line in enumerate(series.sides)]
+    if series.target:
+        data.append(fch.LineChartData(points=[fch.LineChartDataPoint(x, y) for x, y in enumerate(series.target)],
+                                      color=ft.Colors.RED_400, stroke_width=2, dash_pattern=[6, 4]))
+    chart = fch.LineChart(data_series=data, height=height, expand=True, **axes(len(series.sides[0]) - 1, top))
+    legend = ft.Row([ft.Text(f"● {name}", color=SIDE_COLORS[i], size=13) for i, name in enumerate(side_names)]
+                    + ([ft.Text(f"- - {tr('chart.target')}", color=ft.Colors.RED_400, size=13)]
+                       if series.target else []), wrap=True)
+    return labelled(ft.Column([ft.Container(chart, height=height, padding=ft.Padding.only(right=12, top=8)), legend]),
+                    "totals-chart", tr("chart.totals_label"))
+
+
+def record_screen(vm: AppModel):
+    tr, m = vm.tr, vm.record
+    if m.record is None:
+        return [header(vm, tr("nav.history"))]
+    out: list[ft.Control] = [header(vm, m.title)]
+    out += notices(vm)
+    out.append(card(
+        ft.Row([ft.Column([ft.Text(name, color=SIDE_COLORS[i], weight=ft.FontWeight.W_700, size=15),
+                           ft.Text(str(total), size=36, weight=ft.FontWeight.W_800)],
+                          expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=0)
+                for i, name, total in m.totals()]),
+        ft.Text(m.summary_line(), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+        labelled(ft.Text(m.status_line(), size=16, weight=ft.FontWeight.W_600), "record-status"),
+        ident="record-summary"))
+    series = m.chart()
+    if series is not None:
+        out.append(section(tr("chart.title"), totals_chart(vm, series, [name for _, name, _ in m.totals()])))
+    actions = []
+    if m.can_continue:
+        actions.append(secondary(tr("history.continue"), lambda: m.continue_match(), "continue-abandoned",
+                                 icon=ft.Icons.PLAY_ARROW, expand=True))
+    actions.append(secondary(tr("history.delete"), lambda: m.ask_delete(), "delete-match",
+                             icon=ft.Icons.DELETE_OUTLINE, expand=True, danger=True))
+    out.append(ft.Row(actions))
+    out += what_if_section(vm)
+    out += hands_list(vm, m.hand_rows(), m.opened, m.breakdown, m.show_breakdown)
+    trail = m.trail_lines()
+    if trail:
+        out.append(section(tr("trail.title"), card(*[ft.Text(t, size=14) for t in trail], padding=12), ident="trail"))
+    return out, question_box(vm)
+
+
+def what_if_section(vm: AppModel) -> list[ft.Control]:
+    tr, m = vm.tr, vm.record
+    chosen = m.choice[0] if m.choice else None
+    pills = [pill(title, selected, lambda _e=None, n=name: m.run_what_if(n, m.jack25), f"whatif-{name}", size=13)
+             for name, title, selected in m.what_if_choices()]
+    jack = toggle(tr("setup.variant.jack25"), m.jack25,
+                  lambda e: m.run_what_if(chosen or m.record.match.rules.name, e.control.value), "whatif-jack25")
+    body: list[ft.Control] = [ft.Row(pills, wrap=True, spacing=6, run_spacing=6), jack]
+    if m.busy:
+        body.append(ft.ProgressBar())
+    view = m.what_if_view()
+    if view is not None:
+        rows = [ft.Row([ft.Text("", expand=True), ft.Text(tr("whatif.stored"), width=90, text_align=ft.TextAlign.RIGHT),
+                        ft.Text(tr("whatif.rescored"), width=90, text_align=ft.TextAlign.RIGHT)])]
+        for i, (name, played, rescored) in enumerate(view.rows):
+            rows.append(ft.Row([ft.Text(name, color=SIDE_COLORS[i], weight=ft.FontWeight.W_700, expand=True),
+                                ft.Text(str(played), width=90, size=18, text_align=ft.TextAlign.RIGHT),
+                                ft.Text(str(rescored), width=90, size=18, weight=ft.FontWeight.W_700,
+                                        text_align=ft.TextAlign.RIGHT)]))
+        rows.append(labelled(ft.Text(view.verdict, size=15, weight=ft.FontWeight.W_600), "whatif-verdict"))
+        if view.hands_after_end:
+            rows.append(ft.Text(view.hands_after_end, size=13))
+        body.append(card(*rows, padding=12, ident="whatif-result"))
+    return [section(tr("whatif.title"), *body, note=tr("whatif.note"))]
+
+
+def player_screen(vm: AppModel) -> list[ft.Control]:
+    import flet_charts as fch
+
+    tr, page = vm.tr, vm.player.page
+    if page is None:
+        return [header(vm, tr("nav.history")), labelled(ft.ProgressBar(), "busy")]
+    out: list[ft.Control] = [header(vm, page.name)]
+
+    def figure(f) -> ft.Control:
+        return labelled(ft.Container(ft.Column([ft.Text(f.value, size=24, weight=ft.FontWeight.W_800),
+                                                ft.Text(f.label, size=12, color=ft.Colors.ON_SURFACE_VARIANT,
+                                                        text_align=ft.TextAlign.CENTER)],
+                                               spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                                     width=112, padding=8, border_radius=12, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW),
+                        f.key, f"{f.label}: {f.value}")
+
+    out.append(ft.Row([figure(f) for f in page.figures], wrap=True, spacing=8, run_spacing=8,
+                      alignment=ft.MainAxisAlignment.CENTER))
+    if page.points:
+        pts = page.points
+        chart = fch.LineChart(
+            data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i + 1, p.points) for i, p in enumerate(pts)],
+                                           color=ft.Colors.PRIMARY, stroke_width=2, point=len(pts) < 40)],
+            height=190, expand=True, **axes(len(pts), max(p.points for p in pts)))
+        out.append(section(tr("player.points_chart"), labelled(
+            ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)), "points-chart")))
+    if page.months:
+        months = page.months[-12:]
+        bars = fch.BarChart(
+            groups=[fch.BarChartGroup(x=i, rods=[fch.BarChartRod(to_y=m.wins, width=14, color=ft.Colors.PRIMARY,
+                                                                 bg_to_y=max(1, m.played),
+                                                                 bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)])
+                    for i, m in enumerate(months)],
+            bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(m.month[2:], size=11))
+                                              for i, m in enumerate(months)], label_size=32),
+            left_axis=fch.ChartAxis(label_size=28, label_spacing=nice_step(max(m.played for m in months))),
+            max_y=max(1, max(m.played for m in months)), expand=True)
+        out.append(section(tr("player.wins_chart"), labelled(
+            ft.Container(bars, height=200, padding=ft.Padding.only(right=12, top=8, bottom=4)), "wins-chart")))
+    if page.head_to_head:
+        out.append(section(tr("player.head_to_head"), card(*[
+            ft.Row([ft.Text(name, expand=True, size=15), ft.Text(record, size=15)])
+            for name, record in page.head_to_head], padding=12)))
+    if page.partners:
+        out.append(section(tr("player.partners"), card(*[
+            ft.Row([ft.Text(pair, expand=True, size=15), ft.Text(record, size=15)])
+            for pair, record in page.partners], padding=12)))
+    return out

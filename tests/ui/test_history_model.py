@@ -1,0 +1,90 @@
+"""The history list's view model, over a real store: which matches it lists, in what order, filtered how."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from companion.engine import Goal, Match, Side
+from companion.formats.presets import preset
+from companion.ui.viewmodel import AppModel, Screen
+
+from tests.play import play
+from tests.storage.builders import hand_for
+
+CLASSIC = preset("classic")
+
+
+def seed(store):
+    """r1 won by Ben, r2 drawn, r3 abandoned, p1 won by Anna and Dora, r4 still in play (listed nowhere)."""
+    table = play(store)
+    r1 = table.start(Match(rules=CLASSIC, sides=(Side("Anna"), Side("Ben")), goal=Goal(hands=1), hands=(hand_for(0),)))
+    tie = Match(rules=CLASSIC, sides=(Side("Anna"), Side("Chris")), goal=Goal(hands=2), hands=(hand_for(0), hand_for(0)))
+    first = hand_for(0)                              # 6 : 29, the second side wins
+    swapped = replace(first, cards=first.cards[::-1], counting=first.counting[::-1], xeris=first.xeris[::-1],
+                      ten_of_diamonds=1 - first.ten_of_diamonds, two=1 - first.two)
+    r2 = table.start(Match(rules=CLASSIC, sides=tie.sides, goal=tie.goal, hands=(hand_for(0), swapped)))
+    r3 = table.start(Match.new(CLASSIC, [Side("Ben"), Side("Chris")]))
+    table.record_hand(r3.id, hand_for(1))
+    table.abandon(r3.id)
+    p1 = table.start(Match(rules=preset("partnership"), sides=(Side("Reds", ("Anna", "Dora")),
+                                                                 Side("Blues", ("Ben", "Chris"))),
+                           goal=Goal(hands=1), hands=(hand_for(2),)))
+    r4 = table.start(Match.new(CLASSIC, [Side("Anna"), Side("Ben")]))
+    return r1, r2, r3, p1, r4
+
+
+def test_the_history_lists_finished_and_abandoned_matches_newest_first_not_the_match_in_play(services, store):
+    r1, r2, r3, p1, r4 = seed(store)
+    vm = AppModel(services)
+    assert [s.id for s in vm.history.summaries()] == [p1.id, r3.id, r2.id, r1.id]
+    rows = {row.id: row for row in vm.history.rows()}
+    assert rows[r1.id].title == "Anna · Ben" and rows[r1.id].detail.endswith("Ben won")
+    assert rows[r2.id].detail.endswith("drawn")
+    assert rows[r3.id].detail.endswith("abandoned")
+    assert "to 151" in rows[r3.id].detail and "1 hand" in rows[r1.id].detail
+
+
+def test_the_history_filters_by_player_partnerships_included_and_by_rules(services, store):
+    r1, r2, r3, p1, _ = seed(store)
+    vm = AppModel(services)
+    chris = next(p.id for p in services.library.players() if p.name == "Chris")
+    vm.history.filter_player(chris)
+    assert [s.id for s in vm.history.summaries()] == [p1.id, r3.id, r2.id]
+    vm.history.filter_rules("partnership")
+    assert [s.id for s in vm.history.summaries()] == [p1.id]
+    vm.history.filter_player(chris)                    # tapped again: off
+    vm.history.filter_rules("classic")                 # another rule set replaces the first
+    assert [s.id for s in vm.history.summaries()] == [r3.id, r2.id, r1.id]
+    assert vm.history.recent() == []                   # the home screen shows no filtered list
+
+
+def test_a_past_match_opens_read_only_and_a_stopped_one_can_be_continued(services, store):
+    _, _, r3, _, r4 = seed(store)
+    vm = AppModel(services)
+    vm.record.open(r3.id)
+    assert vm.screen is Screen.RECORD and vm.record.can_continue
+    assert vm.record.status_line() == "Stopped unfinished."
+    vm.record.continue_match()
+    assert vm.screen is Screen.MATCH and vm.table.record.id == r3.id
+    assert services.table.get(r4.id).abandoned      # the match that was in play is stopped in its place
+
+
+def test_a_player_page_is_worked_out_and_shown(services, store):
+    seed(store)
+    vm = AppModel(services)
+    anna = next(p.id for p in services.library.players() if p.name == "Anna")
+    vm.player.open(anna)
+    figures = {f.key: f.value for f in vm.player.page.figures}
+    assert vm.player.page.name == "Anna"
+    assert (figures["stat-matches"], figures["stat-won"]) == ("3", "1")   # lost r1, drew r2, won p1
+
+
+def test_an_unknown_screen_is_an_error_not_home(services):
+    import pytest
+
+    vm = AppModel(services)
+    with pytest.raises(ValueError):
+        vm.session.go("nowhere")
+    from companion.ui.views import SCREENS
+
+    assert set(SCREENS) == set(Screen)
