@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Iterable
 
+from ..engine.live import TapKind
 from ..engine.match import Match, Status, standing
 from ..engine.scoring import HandScore, Item, Note
 from ..service.records import MatchRecord
@@ -109,6 +110,9 @@ class ScoredMatch:
     """Each hand's winning side, or None for a hand won by nobody."""
     sides: tuple[SideFigures, ...]
     """Each side's hand figures."""
+    seat_taps: tuple[tuple[int, int, int], ...] = ()
+    """Each seat's own (xeris, jack xeris, hands) from the live taps the hands were saved with, over the hands
+    whose taps are known: in a partnership, who of the two made the xeris."""
 
     @property
     def match(self) -> Match:
@@ -119,6 +123,14 @@ class ScoredMatch:
     def is_decided(self) -> bool:
         """True when the match was won or drawn; False when it was abandoned."""
         return self.status is not Status.PLAYING
+
+    def seat_of(self, player_id: str) -> int | None:
+        """The player's seat (see `Match.seats`: partners sit opposite), or None when not at the table."""
+        sides = len(self.record.player_ids)
+        for side, ids in enumerate(self.record.player_ids):
+            if player_id in ids:
+                return ids.index(player_id) * sides + side if self.match.rules.partnerships else side
+        return None
 
     def side_of(self, player_id: str) -> int | None:
         """The side the player sat on, or None when the player was not at the table."""
@@ -151,7 +163,22 @@ def score_record(record: MatchRecord) -> ScoredMatch:
         hand_points=tuple(score.points for score in st.scores),
         hand_winners=tuple(score.winner for score in st.scores),
         sides=tuple(_side_figures(st.scores, side) for side in range(len(record.match.sides))),
+        seat_taps=_seat_taps(record, len(st.scores)),
     )
+
+
+def _seat_taps(record: MatchRecord, hands: int) -> tuple[tuple[int, int, int], ...]:
+    seats = len(record.match.seats)
+    xeris, jacks, known = [0] * seats, [0] * seats, 0
+    for hand in range(hands):
+        taps = record.taps_of(hand)
+        if taps is None:
+            continue
+        known += 1
+        for tap in taps:
+            if 0 <= tap.seat < seats:
+                (xeris if tap.kind is TapKind.XERI else jacks)[tap.seat] += 1
+    return tuple((xeris[s], jacks[s], known) for s in range(seats))
 
 
 def _order_key(scored: ScoredMatch) -> tuple[datetime, str, str]:

@@ -104,6 +104,19 @@ class PlayerStats:
     """The most decided matches won in a row (abandoned matches neither extend nor break a streak)."""
     current_streak: int
     """Decided matches won in a row up to the latest one."""
+    own_xeris: int = 0
+    """Xeris the player made themself, from the live taps (the side's figure above is the team's)."""
+    own_jack_xeris: int = 0
+    """Jack xeris the player made themself, from the live taps."""
+    own_hands: int = 0
+    """Hands whose live taps are known: what the player's own figures are counted over."""
+    in_partnership: bool = False
+    """True when some of the player's matches were played in a partnership (their side's figures are the team's)."""
+
+    @property
+    def own_xeris_per_hand(self) -> float | None:
+        """The player's own xeris per hand whose taps are known."""
+        return _rate(self.own_xeris, self.own_hands)
 
     @property
     def win_rate(self) -> float | None:
@@ -148,6 +161,8 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
     xeris = jack_xeris = tens = twos = most = 0
     best: BestHand | None = None
     streak = longest = 0
+    own_xeris = own_jacks = own_hands = 0
+    in_partnership = False
     for sm in scored(records, player_id):
         side = sm.side_of(player_id)
         if side is None:
@@ -169,6 +184,11 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         tens += fig.ten_of_diamonds
         twos += fig.two
         most += fig.most_cards
+        in_partnership |= sm.match.rules.partnerships
+        seat = sm.seat_of(player_id)
+        if seat is not None and seat < len(sm.seat_taps):
+            x, j, known = sm.seat_taps[seat]
+            own_xeris, own_jacks, own_hands = own_xeris + x, own_jacks + j, own_hands + known
         if fig.best_points is not None and (best is None or fig.best_points > best.points):
             best = BestHand(points=fig.best_points, match_id=sm.record.id, hand=fig.best_hand, date=sm.date)
     played = results["won"] + results["lost"] + results["drawn"]
@@ -178,6 +198,7 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         hands=hands, hands_won=hands_won, hands_lost=hands - hands_won - hands_tied, hands_tied=hands_tied,
         points=points, xeris=xeris, jack_xeris=jack_xeris, ten_of_diamonds=tens, two=twos, most_cards=most,
         best_hand=best, longest_streak=longest, current_streak=streak,
+        own_xeris=own_xeris, own_jack_xeris=own_jacks, own_hands=own_hands, in_partnership=in_partnership,
     )
 
 

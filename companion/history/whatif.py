@@ -94,3 +94,18 @@ def what_if(match: Match, rules: RuleSet, goal: Goal | None = None) -> WhatIf:
     )
 
 
+
+
+def why_not(match: Match, rules: RuleSet) -> str | None:
+    """Why the match's hands cannot be rescored under `rules` without scoring them (a cheap check for
+    offering the choice), as a key: `deck` (another set of counting cards, counted by number), `two`
+    (another special two), `table` (another table shape); None when they may be."""
+    counted = [h for h in match.hands if not h.is_exact]
+    if counted and (rules.counting_cards_in_deck != match.rules.counting_cards_in_deck
+                    or rules.counting_point is None):
+        return "deck"
+    if counted and rules.two != match.rules.two:
+        return "two"
+    if rules.partnerships != match.rules.partnerships and len(match.sides) not in rules.sides_allowed:
+        return "table"
+    return None

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..resources import DATA_DIR
+from . import fmt
+from .fmt import plural_category
 
 CATALOG_DIR = DATA_DIR / "i18n"
 LANGUAGES = {"en": "English", "el": "Ελληνικά"}
@@ -38,8 +40,12 @@ def t(key: str, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:
 
 
 def tn(key: str, n: int, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:
-    """`t` for a count: `key.one` when n is 1, else `key.other` (English and Greek plural rules)."""
-    return t(f"{key}.{'one' if n == 1 else 'other'}", lang, n=n, **values)
+    """`t` for a count: `key.<CLDR plural category of n in lang>` (`one`, `other`, …), falling back to `other`."""
+    category = plural_category(n, lang)
+    key_n = f"{key}.{category}"
+    if category != "other" and key_n not in catalog(lang):
+        key_n = f"{key}.other"
+    return t(key_n, lang, n=n, **values)
 
 
 @dataclass(frozen=True)
@@ -53,6 +59,17 @@ class Translator:
 
     def n(self, key: str, n: int, **values: object) -> str:
         return tn(key, n, self.lang, **values)
+
+    def decimal(self, x: float, digits: int = 2) -> str:
+        """`23.77`, or `23,77` where the language writes a decimal comma."""
+        return fmt.decimal(x, self.lang, digits)
+
+    def percent(self, fraction: float) -> str:
+        return fmt.percent(fraction, self.lang)
+
+    def month(self, day) -> str:
+        """An abbreviated month and year, as the language writes them."""
+        return fmt.month_year(day, self.lang)
 
 
 ENGLISH = Translator("en")

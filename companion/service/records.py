@@ -80,6 +80,13 @@ class MatchRecord:
     """Xeris tapped during the hand in progress."""
     trail: tuple[TrailEntry, ...] = ()
     """Every undo and edit, oldest first."""
+    hand_taps: tuple[tuple[Tap, ...] | None, ...] = ()
+    """For each recorded hand, the live taps it was saved with (who made each xeri), or None where not
+    known (hands recorded before the app kept them, or imported). Shorter than the hands means unknown."""
+
+    def taps_of(self, hand: int) -> tuple[Tap, ...] | None:
+        """The live taps hand `hand` was saved with, or None when not known."""
+        return self.hand_taps[hand] if hand < len(self.hand_taps) else None
 
     @property
     def revision(self) -> Revision:

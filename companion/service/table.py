@@ -111,7 +111,8 @@ class Table:
         with self._lock:
             record = self._current(match_id, expected)
             match = record_hand(record.match, entry)
-            return self._save(replace(record, match=match, live=LiveHand(), abandoned=False))
+            taps = tuple(record.taps_of(i) for i in range(len(record.match.hands))) + (record.live.taps,)
+            return self._save(replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=taps))
 
     def undo_hand(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
         """Take back the last hand; the trail keeps it."""
@@ -120,7 +121,8 @@ class Table:
             match = undo_hand(record.match)
             index = len(match.hands)
             entry = TrailEntry(TrailAction.UNDO, index, record.match.hands[index], None, self._clock())
-            return self._save(replace(record, match=match, trail=record.trail + (entry,)))
+            return self._save(replace(record, match=match, trail=record.trail + (entry,),
+                                      hand_taps=record.hand_taps[:index]))
 
     def edit_hand(self, match_id: str, index: int, entry: HandEntry, expected: Revision | None = None) -> MatchRecord:
         """Replace hand `index` (0-based); the trail keeps what it was and what it became."""

@@ -108,6 +108,7 @@ def record_to_doc(record: MatchRecord, updated: str, match_doc: dict[str, Any] |
         "abandoned": record.abandoned,
         "player_ids": [list(ids) for ids in record.player_ids],
         "live": record.live.to_list(),
+        "hand_taps": [None if taps is None else [[t.seat, t.kind.value] for t in taps] for taps in record.hand_taps],
         "trail": [trail_to_dict(t) for t in record.trail],
         "match": match_doc if match_doc is not None else match_to_dict(record.match),
     }
@@ -142,11 +143,25 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
     except ValueError as exc:
         raise DocumentError(f"'live': {exc}") from None
     _need(all(0 <= t.seat < len(match.seats) for t in live.taps), "'live' has a tap for a seat that is not at the table")
+    # Added without a schema step: a document without it (an older app's) simply knows no hand's taps.
+    hand_taps_doc = doc.get("hand_taps", [])
+    _need(isinstance(hand_taps_doc, list) and len(hand_taps_doc) <= len(match.hands)
+          and all(h is None or (isinstance(h, list) and all(isinstance(t, list) and len(t) == 2 and _is_int(t[0])
+                                                           and isinstance(t[1], str) for t in h))
+                  for h in hand_taps_doc),
+          "'hand_taps' is a list of [seat, kind] taps per hand")
+    try:
+        hand_taps = tuple(None if h is None else tuple(Tap(seat, kind) for seat, kind in h) for h in hand_taps_doc)
+    except ValueError as exc:
+        raise DocumentError(f"'hand_taps': {exc}") from None
+    _need(all(h is None or all(0 <= t.seat < len(match.seats) for t in h) for h in hand_taps),
+          "'hand_taps' has a tap for a seat that is not at the table")
     trail_doc = doc.get("trail")
     _need(isinstance(trail_doc, list), "'trail' is a list")
     trail = tuple(trail_from_dict(t, f"trail entry {i + 1}") for i, t in enumerate(trail_doc))
     record = MatchRecord(id=doc["id"], match=match, created=doc["created"], finished=doc.get("finished"),
-                         abandoned=doc["abandoned"], player_ids=tuple(tuple(s) for s in ids), live=live, trail=trail)
+                         abandoned=doc["abandoned"], player_ids=tuple(tuple(s) for s in ids), live=live, trail=trail,
+                         hand_taps=hand_taps)
     return record, doc["updated"]
 
 

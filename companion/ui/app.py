@@ -15,6 +15,9 @@ from ..history.cache import HistoryCache
 from ..service import Services, StoreLocked
 from .viewmodel import AppModel, Session
 from .views import render
+from .views.common import dialog, header, strip
+from .views.palette import palette
+from .views.theme import SUIT_FONT, themes
 
 ObservableSession = ft.observable(Session)
 THEME_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
@@ -26,15 +29,22 @@ MAX_WIDTH = 620
 """Content width on a desktop: a phone column, centred."""
 
 
+NOTICE_SECONDS = 6
+"""How long news stays in the status strip (a problem stays until the next tap)."""
+LOOPBACK = ("127.0.0.1", "::1", "localhost")
+
+
 @ft.component
 def App(services: Services, history_cache: HistoryCache | None = None):
     page = ft.context.page
     session, _ = ft.use_state(lambda: ObservableSession(services, history_cache))
     vm, _ = ft.use_state(lambda: AppModel(services, session=session))
-    width, set_width = ft.use_state(page.width or 390)
 
-    def on_resize(e):
-        set_width(page.width or 390)
+    def measure(_e=None):
+        session.viewport = (page.width or 390, page.height or 844)
+
+    def on_brightness(_e=None):
+        session.platform_dark = page.platform_brightness == ft.Brightness.DARK
 
     def apply_page_settings():
         page.theme_mode = THEME_MODES.get(session.theme, ft.ThemeMode.SYSTEM)
@@ -54,16 +64,24 @@ def App(services: Services, history_cache: HistoryCache | None = None):
     ft.use_effect(lambda: page.run_task(wakelock), [vm.settings.wants_wakelock])
 
     async def fade_flash(shown):
-        # The saved hand's breakdown stays for a moment, then gives the screen back to the next hand.
+        # The saved hand stays named in the strip for a moment, then the strip goes back to the hand in play.
         await asyncio.sleep(FLASH_SECONDS)
         vm.table.fade_flash(shown)
 
     ft.use_effect(lambda: page.run_task(fade_flash, vm.table.flash) if vm.table.flash is not None else None,
                   [vm.table.flash])
 
+    async def fade_notice(shown):
+        await asyncio.sleep(NOTICE_SECONDS)
+        vm.fade_notice(shown)
+
+    ft.use_effect(lambda: page.run_task(fade_notice, session.notice) if session.notice is not None else None,
+                  [session.notice])
+
     async def share():
-        text = vm.table.share_text()
+        # A short result for a chat; the full sheet is "Score sheet" (a file).
         found = page_services(page)
+        text = vm.table.result_text()
         try:
             await found["share"].share_text(text, subject=vm.tr("app.title"))
             session.say("notice.shared")
@@ -73,6 +91,17 @@ def App(services: Services, history_cache: HistoryCache | None = None):
                 session.say("notice.copied")
             except Exception:
                 session.say("notice.share_failed")
+
+    async def share_sheet():
+        found = page_services(page)
+        data = vm.table.share_text().encode("utf-8")
+        name = "xeri-score-sheet.txt"
+        try:
+            await found["share"].share_files([ft.ShareFile.from_bytes(data, name=name, mime_type="text/plain")],
+                                             subject=vm.tr("app.title"))
+            session.say("notice.shared")
+        except Exception:
+            await download(name, data)
 
     async def pick_and_import():
         picker = page_services(page).get("files")
@@ -97,14 +126,14 @@ def App(services: Services, history_cache: HistoryCache | None = None):
         vm.history.download = None
         page.run_task(download, name, data)
 
-    async def refresh(match_id):
-        vm.table.refresh(match_id)
+    async def refresh(message):
+        vm.table.refresh(message["match"], message.get("replaces"))
 
-    async def on_message(match_id):
+    async def on_message(message):
         # Another phone at the table changed a match: show it as stored now. The message arrives in
         # the sender's context; run_task binds this session's page, which the redraw is sent to.
-        if isinstance(match_id, str):
-            page.run_task(refresh, match_id)
+        if isinstance(message, dict) and isinstance(message.get("match"), str):
+            page.run_task(refresh, message)
 
     def background(work, done):
         # Slow work (import, export, a cold player page, a what-if) runs in a thread so that other
@@ -125,21 +154,56 @@ def App(services: Services, history_cache: HistoryCache | None = None):
         page.pubsub.subscribe(on_message)
         session.announce = page.pubsub.send_others
         session.background = background
-        page.on_resize = on_resize
-        session.page_actions = {"share": share, "import": pick_and_import}
+        session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
+        page.on_resize = measure
+        page.on_platform_brightness_change = on_brightness
+        measure()
+        on_brightness()
+        session.page_actions = {"share": share, "share_sheet": share_sheet, "import": pick_and_import}
 
     ft.on_mounted(attach)
-    content_width = min(width, MAX_WIDTH) - 24
-    body = render(vm)
-    # A screen gives its controls, or (controls, footer): the footer stays in reach below the scrolling part.
-    body, footer = body if isinstance(body, tuple) else (body, [])
-    column = [ft.Column(body, spacing=14, scroll=ft.ScrollMode.AUTO, expand=True, key=f"screen-{session.screen}")]
-    if footer:
-        column.append(ft.Container(ft.Column(footer, spacing=4), padding=ft.Padding.only(top=8)))
+    frame = render(vm)
+    shown = dialog(vm)
+    if shown is not None and TEST_HOOKS:
+        # A modal dialog hides the page's other semantics: it carries what the app saw itself.
+        shown.content = ft.Column([shown.content, seen_hook(session)], tight=True, spacing=0)
+    ft.use_dialog(shown)
+    return layout(vm, frame)
+
+
+def seen_hook(session) -> ft.Control:
+    """What the app has seen, for the browser tests to wait on instead of sleeping (only with XERI_TEST_HOOKS)."""
+    return ft.Semantics(identifier="app-seen", label=f"revision {session.revision} taps {session.taps}",
+                        content=ft.Container(width=1, height=1))
+
+
+def layout(vm: AppModel, frame) -> ft.Control:
+    """The frame on the page: header, the scrolling body (and on wide screens a second column), the
+    status strip and the pinned actions; a phone column centred on a laptop."""
+    session = vm.session
+    width, _ = session.viewport
+    p = palette(session.dark)
+    key = f"screen-{session.screen}"
+    body = ft.Column(frame.body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, key=key)
+    if frame.side is not None and session.wide:
+        middle = ft.Row([ft.Container(body, expand=5),
+                         ft.Container(ft.Column(frame.side, spacing=12, scroll=ft.ScrollMode.AUTO, key=key + "-side"),
+                                      expand=6)], spacing=16, expand=True, vertical_alignment=ft.CrossAxisAlignment.START)
+        content_width = min(width, 1280) - 24
+    else:
+        middle = body
+        content_width = min(width, MAX_WIDTH) - 24
+    # Each screen's parts are keyed by the screen: a control Flet would otherwise reuse from the screen
+    # before keeps its old semantics identifier in the browser (seen: Save still called end-hand).
+    column: list[ft.Control] = [ft.Container(header(vm, frame), key=key + "-header"), middle]
+    bottom: list[ft.Control] = []
+    if frame.strip:
+        bottom.append(strip(vm, frame, p))
+    bottom += frame.footer
+    if bottom:
+        column.append(ft.Container(ft.Column(bottom, spacing=6), padding=ft.Padding.only(top=6), key=key + "-bottom"))
     if TEST_HOOKS:
-        # What the app has seen, for the browser tests to wait on instead of sleeping.
-        column.append(ft.Semantics(identifier="app-seen", label=f"revision {session.revision} taps {session.taps}",
-                                   content=ft.Container(width=1, height=1)))
+        column.append(seen_hook(session))
     return ft.SafeArea(
         content=ft.Row(
             [ft.Column(column, width=content_width, spacing=0, expand=True)],
@@ -148,19 +212,7 @@ def App(services: Services, history_cache: HistoryCache | None = None):
     )
 
 
-SUIT_FONT = "XeriSuits"
 ASSETS = str(Path(__file__).resolve().parent / "assets")
-TEXT_STYLES = ("display_large", "display_medium", "display_small", "headline_large", "headline_medium",
-               "headline_small", "title_large", "title_medium", "title_small", "body_large", "body_medium",
-               "body_small", "label_large", "label_medium", "label_small")
-
-
-def theme() -> ft.Theme:
-    """The app's theme: card-table green, with the suit font as every text style's fallback."""
-    # The colour is named too: a text theme without one leaves dark-theme text black on black.
-    fallback = ft.TextStyle(font_family_fallback=[SUIT_FONT], color=ft.Colors.ON_SURFACE)
-    return ft.Theme(color_scheme_seed=ft.Colors.GREEN_800,
-                    text_theme=ft.TextTheme(**{name: fallback for name in TEXT_STYLES}))
 
 
 def page_services(page: ft.Page) -> dict:
@@ -172,8 +224,7 @@ def make_main(services: Services, history_cache: HistoryCache | None = None):
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
         page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf"}
-        page.theme = theme()
-        page.dark_theme = theme()
+        page.theme, page.dark_theme = themes()
         page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
                                  "files": ft.FilePicker()}
         page.render(App, services, history_cache)

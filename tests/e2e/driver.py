@@ -76,14 +76,64 @@ class Driver:
         return target if target.count() else loc
 
     # --- acting ------------------------------------------------------------------------------------
-    def tap(self, ident: str, wait: bool = True) -> None:
-        """Tap the control with this identifier (scrolled into view first), and wait until the app has
-        taken the tap. `wait=False` for a control that opens something of the browser's (a file chooser)
-        before the app hears of it."""
+    def tap(self, ident: str, wait: bool = True, scroll: bool = True) -> None:
+        """Tap the control with this identifier, and wait until the app has taken the tap.
+
+        `scroll=False` taps where the control is without scrolling anything, and fails if any of it is
+        outside the window: what a person standing at the table sees is all there is. `wait=False` for a
+        control that opens something of the browser's (a file chooser) before the app hears of it.
+        """
         before = self.seen()[1] if wait else 0
-        self._target(ident).click()
+        target = self._target(ident)
+        if scroll:
+            target.click()
+        else:
+            box = self.visible_box(ident)
+            self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         if wait:
             self.wait_taps(before, ident)
+
+    def visible_box(self, ident: str) -> dict:
+        """The control's box, asserting all of it is inside the window (nothing scrolled)."""
+        target = self._target(ident)
+        box = target.bounding_box()
+        view = self.page.viewport_size
+        assert box is not None, f"{ident} has no box on screen"
+        inside = (box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= view["width"] + 0.5
+                  and box["y"] + box["height"] <= view["height"] + 0.5)
+        assert inside, f"{ident} is not wholly on screen without scrolling: {box} in a {view} window"
+        return box
+
+    def tappable_boxes(self) -> dict[str, tuple[float, float, float, float]]:
+        """Every identified control a person can tap, with its box: to check that nothing moved."""
+        return {k: tuple(v) for k, v in self.page.evaluate("""() => {
+            const out = {};
+            for (const node of document.querySelectorAll('[flt-semantics-identifier]')) {
+                const id = node.getAttribute('flt-semantics-identifier');
+                const tap = node.matches('[role="button"],[role="switch"],[role="checkbox"],[flt-tappable]')
+                    ? node : node.querySelector('[role="button"],[role="switch"],[role="checkbox"],[flt-tappable]');
+                if (!tap) continue;
+                const r = tap.getBoundingClientRect();
+                out[id] = [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)];
+            }
+            return out;
+        }""").items()}
+
+    def small_targets(self, least: float = 47.5) -> list[str]:
+        """Tappable things on screen smaller than `least` × `least` px."""
+        return self.page.evaluate("""(least) => {
+            const out = [];
+            for (const node of document.querySelectorAll('[role="button"],[role="switch"],[role="checkbox"],[role="link"],[flt-tappable],input')) {
+                const r = node.getBoundingClientRect();
+                if (r.width === 0 || r.height === 0) continue;
+                if (r.bottom < 0 || r.top > innerHeight) continue;
+                if (r.width < least || r.height < least) {
+                    const owner = node.closest('[flt-semantics-identifier]');
+                    out.push(`${owner ? owner.getAttribute('flt-semantics-identifier') : node.textContent || node.getAttribute('aria-label')}: ${Math.round(r.width)}x${Math.round(r.height)}`);
+                }
+            }
+            return out;
+        }""", least)
 
     def type(self, ident: str, text: str) -> None:
         """Type into a text field key by key, as a person does; wait until the field shows the text and

@@ -23,15 +23,21 @@ def total(app, side: int) -> int:
 
 
 def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0), then="end-hand", save=True):
+    """End the hand and tap in a typical hand: most cards, one side's counting cards, the 10♦, the special two."""
     app.tap("end-hand")
     app.wait_id("save-hand")
     app.tap(f"most-{most}")
-    app.tap(f"counting-{counting[0]}-{counting[1]}")
+    side, count = counting
+    if side:
+        app.tap(f"counting-side-{side}")
+    app.tap(f"counting-{side}-{count}")
     app.tap(f"ten-{ten}")
     app.tap(f"two-{two}")
-    for side, extra in enumerate(xeris_plus):
+    if any(xeris_plus):
+        app.tap("open-xeris")
+    for s, extra in enumerate(xeris_plus):
         for _ in range(extra):
-            app.tap(f"xeris-{side}-plus")
+            app.tap(f"xeris-{s}-plus")
     if save:
         app.tap("save-hand")
         app.wait_id(then)
@@ -42,7 +48,7 @@ def test_a_classic_match_to_151_with_live_xeris_a_jack_xeri_and_the_251_extensio
     app.see("first to 151")
     app.tap("xeri-0")
     app.tap("jack-xeri-1")
-    app.see("Jack xeri for Ben")
+    app.see("Jack xeri for Ben (now 1)")
     # Hand 1: Anna most cards, 12 counting, 10♦; Ben 8 counting, 2♣, the jack xeri tapped live.
     enter_hand(app, most=0, counting=(0, 12), ten=0, two=1)
     assert (total(app, 0), total(app, 1)) == (26, 29)
@@ -51,13 +57,8 @@ def test_a_classic_match_to_151_with_live_xeris_a_jack_xeri_and_the_251_extensio
     enter_hand(app, xeris_plus=(6, 6))            # both pass 151 in the same hand
     assert (total(app, 0), total(app, 1)) == (178, 167)
     app.see("played on to 251")
-    app.tap("end-hand")
-    app.wait_id("save-hand")
-    app.tap("most-0"); app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
-    for _ in range(6):
-        app.tap("xeris-0-plus")
-    app.tap("save-hand")
-    app.wait_id("winner")
+    app.see("Both passed 151: played on to 251")   # the sheet marks the hand that did it
+    enter_hand(app, xeris_plus=(6, 0), then="winner")
     app.see("Anna wins!")
     assert total(app, 0) == 254
 
@@ -79,19 +80,18 @@ def test_a_four_player_partnership_match_over_an_agreed_number_of_hands(app):
     enter_hand(app, most=1, counting=(1, 11), ten=1, two=1)
     app.see("Eleni deals, Sofia leads")
     enter_hand(app, most=1, counting=(1, 11), ten=1, two=1, then="winner")
-    app.see("Eleni & Petros wins!")
+    app.see("Eleni & Petros win!")
     assert (total(app, 0), total(app, 1)) == (18, 42)
 
 
 def test_an_impossible_hand_is_explained_and_nothing_is_saved(app):
     start_two_player_match(app)
-    app.tap("end-hand")
-    app.wait_id("save-hand")
-    app.tap("most-0"); app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
+    enter_hand(app, save=False)
+    app.tap("open-xeris")
     for _ in range(3):
         app.tap("jack-xeris-1-plus")
     app.see("3 jack xeris in one hand: four jacks allow at most 2.")
-    assert "3 jack xeris" in app.text_of("save-reason")
+    assert "3 jack xeris" in app.text_of("status")
     assert app.is_disabled("save-hand")
     app.tap("back")
     app.wait_id("end-hand")
@@ -116,6 +116,7 @@ def test_undo_and_edit_a_hand_change_the_totals(app):
     app.tap("save-hand")
     app.wait_id("end-hand")
     assert (total(app, 0), total(app, 1)) == (3 + 15 + 1, 5 + 1)
+    app.see("Hand 1 changed: 16 : 9 → 19 : 6.")       # old → new, in the strip
 
 
 def reopen_match(app):
@@ -129,7 +130,7 @@ def test_live_xeri_taps_survive_a_page_reload_and_a_killed_app(app, server):
     app.tap("xeri-0")
     app.tap("xeri-0")
     app.tap("jack-xeri-1")
-    app.see("Jack xeri for Ben")
+    app.see("Jack xeri for Ben (now 1)")
     app.reload()
     reopen_match(app)
     assert "now 2" in app.text_of("xeri-0") and "now 1" in app.text_of("jack-xeri-1")
@@ -140,6 +141,7 @@ def test_live_xeri_taps_survive_a_page_reload_and_a_killed_app(app, server):
     assert "now 2" in app.text_of("xeri-0") and "now 1" in app.text_of("jack-xeri-1")
     app.tap("end-hand")
     app.wait_id("save-hand")
+    app.tap("open-xeris")
     assert app.text_of("xeris-0-value").strip().endswith("2")
 
 
@@ -161,8 +163,9 @@ def test_a_typical_hand_takes_five_taps_from_end_hand_to_saved(app):
     app.tap("counting-0-11")   # counting cards of one side; the other is filled in
     app.tap("ten-1")           # who took the 10♦
     app.tap("two-0")           # who took the 2♣
+    app.see("Anna 25 → 25 · Ben 10 → 10")   # the points, before Save
     app.tap("save-hand")       # and Save
-    app.wait_id("flash")
+    app.see("Hand 1 saved")
     assert app.taps - before == 5
     assert (total(app, 0), total(app, 1)) == (3 + 11 + 1 + 10, 9 + 1)
 
@@ -176,19 +179,23 @@ def test_counted_piles_fill_in_the_other_side_and_show_in_the_breakdown(app):
     app.see("filled in")
     app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
     app.tap("save-hand")
-    app.wait_id("flash")
+    app.see("Hand 1 saved")
+    app.tap("status")                           # the hand just saved, line by line
+    app.wait_id("breakdown")
     app.see("most cards (30 of 52): 3 points")
+    app.tap("detail-ok")
+    app.wait_gone("breakdown")
     assert (total(app, 0), total(app, 1)) == (16, 9)
 
 
-def test_the_saved_hands_breakdown_shows_for_a_moment_then_makes_way(app):
+def test_the_saved_hand_is_named_for_a_moment_then_the_strip_makes_way(app):
     from .conftest import FLASH_SECONDS
 
     start_two_player_match(app)
     enter_hand(app)
-    app.wait_id("flash")
-    app.wait_gone("flash", timeout=(FLASH_SECONDS + 10) * 1000)
-    app.wait_id("xeri-0")
+    app.see("Hand 1 saved: 16 : 9")
+    app.see("0 taps this hand", timeout=(FLASH_SECONDS + 10) * 1000)
+    assert "Hand 1 saved" not in app.text_of("status")
 
 
 def test_two_phones_at_one_table_see_each_others_taps(app, browser, server):

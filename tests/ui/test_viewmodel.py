@@ -253,7 +253,7 @@ def test_a_change_on_one_phone_is_announced_and_shown_on_the_other(services):
     start(a)
     b = AppModel(services)
     b.table.open()
-    a.session.announce = b.table.refresh            # what the page's pub/sub does between browser sessions
+    a.session.announce = lambda m: b.table.refresh(m["match"], m["replaces"])   # what the page's pub/sub does
     a.table.tap(0, "xeri")
     assert b.table.seat_count(0, "xeri") == 1
     b.table.end_hand()
@@ -293,3 +293,59 @@ def test_a_tap_from_a_phone_that_still_shows_a_finished_match_is_told_not_crashe
     b.table.tap(0, "xeri")                     # B still shows the hand in play
     assert b.session.notice.tone.value == "problem"
     assert services.table.get(a.table.record.id).live.taps == ()
+
+
+def test_a_rematch_on_one_phone_moves_the_other_phone_to_the_new_match(services):
+    a = AppModel(services)
+    start(a, goal={"goal_kind": "hands", "hands": 1})
+    b = AppModel(services)
+    b.table.open()
+    a.session.announce = lambda m: b.table.refresh(m["match"], m["replaces"])
+    enter(a)
+    assert b.table.standing.is_over
+    a.table.rematch()
+    assert b.table.record.id == a.table.record.id and not b.table.standing.is_over
+    assert b.session.notice.text.startswith("A rematch was started on another phone")
+
+
+def test_back_from_the_hand_entry_keeps_what_was_typed_for_the_same_hand(app):
+    start(app)
+    app.table.end_hand()
+    app.entry.set_most(1)
+    app.entry.set_counting(0, 7)
+    app.back()
+    assert app.screen is Screen.MATCH
+    app.table.tap(1, "xeri")                       # a xeri tapped meanwhile reaches the kept form
+    app.table.end_hand()
+    assert app.entry.draft.majority() == 1 and app.entry.draft.counting.values == [7, 13]
+    assert app.entry.draft.xeris == [0, 1]
+
+
+def test_the_hand_is_previewed_before_save_with_each_sides_total_after_it(app):
+    start(app)
+    enter(app)                                     # 16 : 9
+    app.table.end_hand()
+    for tap in (lambda m: m.set_most(1), lambda m: m.set_counting(0, 5), lambda m: m.set_ten(1),
+                lambda m: m.set_two(1)):
+        tap(app.entry)
+    assert app.entry.preview().text == "Anna 5 → 21 · Ben 20 → 29 — Ben wins the hand"
+
+
+def test_a_problem_is_said_in_words_and_its_field_is_marked(app):
+    start(app)
+    app.table.end_hand()
+    for _ in range(3):
+        app.entry.step("jack_xeri", 1, 1)
+    assert app.entry.problems_line() == "3 jack xeris in one hand: four jacks allow at most 2."
+    assert app.entry.flagged("jack_xeris") == {None}
+    app.entry.step("xeri", 0, 30)                  # a second problem: said as "and 1 more"
+    assert app.entry.problems_line().endswith("(and 1 more: tap)")
+
+
+def test_changing_the_table_size_goes_back_to_its_usual_rules(app):
+    app.setup.open()
+    app.setup.set_layout("three")
+    assert app.setup.form.preset == "greek-online"
+    app.setup.set_layout("two")                    # greek-online fits two players too, but two play classic
+    assert app.setup.form.preset == "classic"
+    assert app.setup.rules_line().startswith("Classic · first to 151")

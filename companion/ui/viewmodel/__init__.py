@@ -4,6 +4,6 @@ their intents."""
 
 from .app import AppModel
 from .entry import TIE
-from .session import Notice, Question, Screen, Session, Tone, intent
+from .session import Detail, Notice, Question, Screen, Session, Tone, intent
 
-__all__ = ["AppModel", "Notice", "Question", "Screen", "Session", "TIE", "Tone", "intent"]
+__all__ = ["AppModel", "Detail", "Notice", "Question", "Screen", "Session", "TIE", "Tone", "intent"]

@@ -8,7 +8,7 @@ from .entry import EntryModel
 from .history import HistoryModel
 from .player import PlayerModel
 from .record import RecordModel
-from .session import Screen, Session, ViewModel, intent
+from .session import Detail, Notice, Screen, Session, Tone, ViewModel, intent
 from .settings import RulesModel, SettingsModel
 from .setup import SetupModel
 from .table import TableModel
@@ -66,3 +66,20 @@ class AppModel(ViewModel):
     @intent
     def cancel(self) -> None:
         self.session.question = None
+
+    @intent
+    def show_notice(self) -> None:
+        """The notice in full, over the screen (the strip shows two lines of it)."""
+        notice = self.session.notice
+        if notice is not None:
+            self.session.detail = Detail(self.tr("nav.notice"), notice.text, ident="notice-detail")
+
+    @intent
+    def close_detail(self) -> None:
+        self.session.detail = None
+
+    @intent(person=False)
+    def fade_notice(self, shown: Notice) -> None:
+        """News has been on screen long enough; a problem stays until the next tap."""
+        if self.session.notice is shown and shown.tone is Tone.INFO:
+            self.session.notice = None

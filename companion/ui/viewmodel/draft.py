@@ -101,6 +101,8 @@ class EntryDraft:
     held: dict[Card, int] = field(default_factory=dict)
     show_counts: bool = False
     """True when the table counted its piles and gives the exact numbers of cards."""
+    xeris_touched: bool = False
+    """True once the xeris were changed on the form (then the live taps no longer fill them in)."""
 
     def __post_init__(self) -> None:
         if self.cards is None:
@@ -161,9 +163,11 @@ class EntryDraft:
 
     def step_xeris(self, side: int, delta: int) -> None:
         self.xeris[side] = max(0, self.xeris[side] + delta)
+        self.xeris_touched = True
 
     def step_jack_xeris(self, side: int, delta: int) -> None:
         self.jack_xeris[side] = max(0, self.jack_xeris[side] + delta)
+        self.xeris_touched = True
 
     def tap_card(self, card: Card) -> None:
         """Exact mode: a tap gives the card to the next side, and after the last side takes it back."""

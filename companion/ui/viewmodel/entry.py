@@ -1,22 +1,38 @@
-"""The hand entry: what the table captured, checked as it is tapped in, saved against the version of
-the match the form was opened on."""
+"""The hand entry: what the table captured, checked as it is tapped in, previewed, and saved against the
+version of the match the form was opened on."""
 
 from __future__ import annotations
 
-from ...engine.cards import Card, parse_card
-from ...engine.entry import EntryField, Problem
+from dataclasses import dataclass
+
+from ...engine.cards import TEN_OF_DIAMONDS, Card, parse_card
+from ...engine.entry import EntryField, InvalidHand, Problem
 from ...engine.live import TapKind
 from ...engine.match import MatchOver
+from ...engine.scoring import score_hand
 from ...i18n.explain import problem_text
 from ...service import MatchRecord, Revision, StaleWrite
 from .draft import TIE, EntryDraft
-from .session import Screen, Session, Tone, ViewModel, intent
+from .session import Detail, Screen, Session, Tone, ViewModel, intent
 
 __all__ = ["EntryModel", "TIE"]
 
 
+@dataclass(frozen=True)
+class Preview:
+    """The hand's points as entered so far, before Save."""
+
+    text: str
+    """`Anna 26 → 92 · Ben 9 → 88 · Anna wins the hand`."""
+    points: tuple[int, ...]
+
+
 class EntryModel(ViewModel):
-    """The form of one hand: a new hand, or a recorded one being edited."""
+    """The form of one hand: a new hand, or a recorded one being edited.
+
+    Going back keeps what was typed: End hand on the same hand brings it back (the xeris follow the
+    live taps until they are changed on the form).
+    """
 
     def __init__(self, session: Session, app):
         super().__init__(session)
@@ -28,27 +44,49 @@ class EntryModel(ViewModel):
         """The version of the match the form was opened on: the save is refused if it moved on."""
         self.hand_number = 0
         """The number (from 1) of the hand this form enters."""
+        self.counting_side = 0
+        """The side whose counting cards the number picker sets."""
+        self.xeris_open = False
+        """Whether the xeri steppers are shown (they are folded away while the live taps fill them in)."""
+        self.stale: MatchRecord | None = None
+        """The match as another phone left it, once a save was refused: the form offers to discard or reopen."""
+        self._kept: tuple[str, int, EntryDraft] | None = None
         session.on_home.append(self._close)
 
     # --- opening and closing ---------------------------------------------------------------------------
     def open_new(self, record: MatchRecord) -> None:
         match = record.match
-        seat_sides = [seat.side for seat in match.seats]
-        xeris, jacks = record.live.per_side(seat_sides, len(match.sides))
-        self.draft = EntryDraft(len(match.sides), match.rules, xeris=list(xeris), jack_xeris=list(jacks))
-        self.editing, self.based_on, self.hand_number = None, record.revision, len(match.hands) + 1
+        number = len(match.hands) + 1
+        kept = self._kept
+        if kept is not None and kept[:2] == (record.id, number):
+            self.draft = kept[2]
+            if not self.draft.xeris_touched:
+                self._fill_xeris(record)
+        else:
+            self.draft = EntryDraft(len(match.sides), match.rules)
+            self._fill_xeris(record)
+        self._kept = None
+        self.editing, self.based_on, self.hand_number, self.stale = None, record.revision, number, None
+        self.counting_side = self._next_counting_side(0)
+        self.xeris_open = False
         self.session.go(Screen.ENTRY)
+
+    def _fill_xeris(self, record: MatchRecord) -> None:
+        match = record.match
+        xeris, jacks = record.live.per_side([seat.side for seat in match.seats], len(match.sides))
+        self.draft.xeris, self.draft.jack_xeris = list(xeris), list(jacks)
 
     def open_edit(self, record: MatchRecord, index: int) -> None:
         if not 0 <= index < len(record.match.hands):
             return
         self.draft = EntryDraft.from_entry(record.match.hands[index], record.match.rules)
-        self.editing, self.based_on, self.hand_number = index, record.revision, index + 1
+        self.editing, self.based_on, self.hand_number, self.stale = index, record.revision, index + 1, None
+        self.counting_side, self.xeris_open = 0, True
         self.app.table.opened = None
         self.session.go(Screen.ENTRY)
 
     def _close(self) -> None:
-        self.draft, self.editing, self.based_on = None, None, None
+        self.draft, self.editing, self.based_on, self.stale = None, None, None, None
 
     def on_match_changed(self, record: MatchRecord) -> None:
         """Another phone changed the match while this form is open: say so where the person looks."""
@@ -70,10 +108,6 @@ class EntryModel(ViewModel):
             return self.tr("entry.edit_title", n=self.hand_number)
         return self.tr("entry.title", n=self.hand_number)
 
-    @property
-    def rules(self):
-        return self.draft.rules
-
     def problems(self) -> list[tuple[Problem, str]]:
         """The hand's problems so far, each with its sentence."""
         if not self.draft:
@@ -84,6 +118,11 @@ class EntryModel(ViewModel):
         """(code, sentence) of the problems pointing at these fields."""
         wanted = {EntryField(f) for f in fields}
         return [(p.code.value, text) for p, text in self.problems() if p.field in wanted]
+
+    def flagged(self, field: EntryField | str) -> set[int | None]:
+        """The sides a problem points at in this field (None: the field as a whole)."""
+        wanted = EntryField(field)
+        return {p.side for p, _ in self.problems() if p.field is wanted}
 
     def other_problems(self) -> list[str]:
         shown = {EntryField.CARDS, EntryField.MOST_CARDS, EntryField.COUNTING, EntryField.TEN_OF_DIAMONDS,
@@ -100,19 +139,67 @@ class EntryModel(ViewModel):
         problems = self.problems()
         return problems[0][1] if problems else None
 
+    def problems_line(self) -> str:
+        """The first problem in words, and how many more there are."""
+        problems = self.problems()
+        more = len(problems) - 1
+        return problems[0][1] + (" " + self.tr.n("entry.more_problems", more) if more else "")
+
+    @intent
+    def show_problems(self) -> None:
+        """Every problem of the hand, in full, over the screen."""
+        text = "\n\n".join(text for _, text in self.problems())
+        self.session.detail = Detail(self.tr("entry.problems_title"), text, ident="problems")
+
+    def preview(self) -> Preview | None:
+        """The points of the hand as entered, with each side's total after it; None until it can be scored."""
+        draft, record = self.draft, self.record
+        entry = draft.entry() if draft else None
+        if entry is None or record is None:
+            return None
+        try:
+            score = score_hand(entry, draft.rules, draft.sides)
+        except InvalidHand:
+            return None
+        tr, st = self.tr, self.app.table.standing
+        if self.editing is None:
+            parts = [tr("entry.preview_side", side=name, points=p, total=t + p)
+                     for name, p, t in zip(self.names, score.points, st.totals)]
+        else:
+            before = st.scores[self.editing].points if self.editing < len(st.scores) else score.points
+            parts = [tr("entry.preview_edit", side=name, before=b, points=p)
+                     for name, b, p in zip(self.names, before, score.points)]
+        winner = (tr("entry.preview_winner", side=self.names[score.winner]) if score.winner is not None
+                  else tr("entry.preview_tie"))
+        return Preview(" · ".join(parts) + " — " + winner, score.points)
+
     def counting_title(self) -> str:
         rules = self.draft.rules
         return self.tr("entry.counting", ranks=" ".join(r.value for r in rules.counting_ranks),
                        total=rules.counting_cards_in_deck)
 
     def counting_status(self, side: int) -> str:
+        """A side's counting cards in words: the number, or `11 (filled in)` for the side worked out."""
         value = self.draft.counting.values[side]
         if value is None:
             return "–"
         return self.tr("entry.auto_value", n=value) if self.draft.counting.is_auto(side) else str(value)
 
+    def counting_range(self) -> range:
+        return range(self.draft.rules.counting_cards_in_deck + 1)
+
     def two_label(self) -> str:
         return self.draft.rules.two.label
+
+    def ten_label(self) -> str:
+        return TEN_OF_DIAMONDS.label
+
+    def xeris_summary(self) -> str:
+        """The xeris in one line, while the steppers are folded away."""
+        tr, d = self.tr, self.draft
+        parts = [tr("entry.xeris_of_side", side=name, xeris=x, jack_xeris=j)
+                 for name, x, j in zip(self.names, d.xeris, d.jack_xeris) if x or j]
+        return " · ".join(parts) if parts else tr("entry.no_xeris")
 
     def exact_cards(self) -> list[tuple[Card, int | None, str]]:
         """Exact mode: each counting and special card, the side holding it, and its label for screen readers."""
@@ -133,9 +220,32 @@ class EntryModel(ViewModel):
     def dealer_last_reminder(self) -> bool:
         return bool(self.draft and self.draft.rules.dealer_last_card_no_xeri)
 
+    def stale_line(self) -> str | None:
+        """Why the save was refused, when another phone changed the match meanwhile."""
+        if self.stale is None:
+            return None
+        saved = len(self.stale.match.hands)
+        if self.editing is None and saved >= self.hand_number:
+            return self.tr("entry.stale_saved", n=self.hand_number)
+        return self.tr("entry.stale_changed")
+
+    def reopen_label(self) -> str:
+        if self.stale is not None and self.editing is None:
+            return self.tr("entry.reopen", n=len(self.stale.match.hands) + 1)
+        return self.tr("entry.reopen_same")
+
     # --- taps ----------------------------------------------------------------------------------------
     def _tapped(self) -> None:
         self.session.notice = None
+
+    def _next_counting_side(self, after: int) -> int:
+        """The next side (from `after`) whose count is not yet given: picking fills in the sides in turn."""
+        counting, n = self.draft.counting, self.draft.sides
+        for k in range(n):
+            side = (after + k) % n
+            if side not in counting.order and not counting.is_auto(side):
+                return side
+        return after % n
 
     @intent
     def set_most(self, side: int) -> None:
@@ -156,8 +266,16 @@ class EntryModel(ViewModel):
             self.draft.cards.clear()
 
     @intent
+    def pick_counting_side(self, side: int) -> None:
+        """Which side's counting cards the number picker sets."""
+        self.counting_side = side
+
+    @intent
     def set_counting(self, side: int, n: int) -> None:
+        """`n` counting cards for `side`; with more than two sides the picker moves on to the next side."""
         self.draft.set_counting(side, n)
+        if self.draft.sides > 2:
+            self.counting_side = self._next_counting_side(side + 1)
         self._tapped()
 
     @intent
@@ -171,12 +289,17 @@ class EntryModel(ViewModel):
         self._tapped()
 
     @intent
+    def open_xeris(self) -> None:
+        self.xeris_open = True
+
+    @intent
     def step(self, kind: TapKind | str, side: int, delta: int) -> None:
         """One more (+1) or one fewer (-1) xeri or jack xeri for a side."""
         if TapKind(kind) is TapKind.XERI:
             self.draft.step_xeris(side, delta)
         else:
             self.draft.step_jack_xeris(side, delta)
+        self.xeris_open = True
         self._tapped()
 
     @intent
@@ -191,15 +314,48 @@ class EntryModel(ViewModel):
 
     @intent
     def leave(self) -> None:
-        """Back to the scoreboard; the form is dropped."""
+        """Back to the scoreboard; what was typed for a new hand is kept for End hand."""
+        if self.draft is not None and self.editing is None and self.record is not None and self.stale is None:
+            self._kept = (self.record.id, self.hand_number, self.draft)
         self._close()
         self.session.back()
         if self.session.screen is Screen.ENTRY:
             self.session.screen = Screen.MATCH
 
+    @intent
+    def discard(self) -> None:
+        """Drop this form (after another phone saved first) and go back to the scoreboard."""
+        self._kept = None
+        self._close()
+        self.session.back()
+        if self.session.screen is Screen.ENTRY:
+            self.session.screen = Screen.MATCH
+
+    @intent
+    def reopen(self) -> None:
+        """Go on from the match as it is now: the same hand with the taps made meanwhile, or the next hand."""
+        current = self.stale or self.record
+        self.stale = None
+        if current is None:
+            return
+        self.app.table.record = current
+        if self.editing is not None:
+            self.based_on = current.revision
+        elif len(current.match.hands) + 1 == self.hand_number:
+            self.based_on = current.revision          # the same hand: keep what was typed, take the new taps
+            if not self.draft.xeris_touched:
+                self._fill_xeris(current)
+        else:
+            self._kept = None
+            self.session.screen = Screen.MATCH
+            self.open_new(current)
+        self.session.notice = None
+
     def recover(self, exc: Exception) -> bool:
         if isinstance(exc, StaleWrite):
-            # Nothing typed is lost: the form stays as it is, the scoreboard behind it is brought up to date.
+            # Nothing typed is lost: the form stays as it is and offers to discard it or go on from the
+            # match as it is now; the scoreboard behind it is brought up to date.
+            self.stale = exc.current
             self.app.table.record = exc.current
             self.session.say("notice.stale_entry", Tone.PROBLEM)
             return True
@@ -208,7 +364,7 @@ class EntryModel(ViewModel):
     @intent
     def save(self) -> None:
         """Save the hand (or the edit) against the version of the match the form was opened on."""
-        if not self.draft or not self.record:
+        if not self.draft or not self.record or self.stale is not None:
             return
         entry = self.draft.entry()
         reason = self.save_reason()
@@ -216,20 +372,23 @@ class EntryModel(ViewModel):
             self.session.say("notice.plain", Tone.PROBLEM, text=reason)
             return
         table = self.services.table
+        before = None
         try:
             if self.editing is None:
                 record = table.record_hand(self.record.id, entry, expected=self.based_on)
                 index = len(record.match.hands) - 1
             else:
                 index = self.editing
+                before = self.app.table.standing.scores[index].points
                 record = table.edit_hand(self.record.id, index, entry, expected=self.based_on)
         except MatchOver as exc:
             if self.editing is None:
                 raise
             self.session.say("notice.edit_ends_match", Tone.PROBLEM, hand=exc.decided_at + 1)
             return
+        self._kept = None
         self._close()
-        self.app.table.saved(record, index)
+        self.app.table.saved(record, index, before)
         s = self.session
         s.screen = Screen.MATCH
         if s.trail and s.trail[-1] is Screen.MATCH:

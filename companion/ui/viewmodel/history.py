@@ -44,16 +44,32 @@ class HistoryModel(ViewModel):
         """Matches deleted this session, newest last: the undo bin."""
         self.busy: str | None = None
         """What slow work is under way (`import`, `export`), shown instead of its button."""
+        self.progress: float | None = None
+        """How far the slow work has gone (0 to 1), when it can tell."""
+        self.show_empty = False
+        """Whether matches stopped before their first hand are listed (they are hidden by default)."""
         self.download: tuple[str, bytes] | None = None
         """An export for the page to hand to the browser as a download (name, bytes); the page clears it."""
 
     # --- what the screen shows -------------------------------------------------------------------------
-    def summaries(self) -> list[MatchSummary]:
-        """Finished and abandoned matches, newest first, filtered by player and rule set."""
-        rows = [s for s in self.services.library.matches() if s.is_history
+    def _listed(self) -> list[MatchSummary]:
+        return [s for s in self.services.library.matches() if s.is_history
                 and (self.player is None or s.has_player(self.player))
                 and (self.rules is None or s.rules == self.rules)]
+
+    @staticmethod
+    def _empty(s: MatchSummary) -> bool:
+        return s.is_stopped and s.hands == 0
+
+    def summaries(self) -> list[MatchSummary]:
+        """Finished and abandoned matches, newest first, filtered by player and rule set (matches stopped
+        before their first hand only when asked for)."""
+        rows = [s for s in self._listed() if self.show_empty or not self._empty(s)]
         return sorted(rows, key=lambda s: (s.when, s.id), reverse=True)
+
+    def hidden_count(self) -> int:
+        """Matches stopped before their first hand that the list leaves out."""
+        return 0 if self.show_empty else sum(1 for s in self._listed() if self._empty(s))
 
     def rows(self) -> list[HistoryRow]:
         return [self.row(s) for s in self.summaries()]
@@ -89,6 +105,10 @@ class HistoryModel(ViewModel):
     @intent
     def open(self) -> None:
         self.session.go(Screen.HISTORY)
+
+    @intent
+    def toggle_empty(self) -> None:
+        self.show_empty = not self.show_empty
 
     @intent
     def filter_player(self, player_id: str) -> None:
@@ -151,7 +171,7 @@ class HistoryModel(ViewModel):
         path, name, data = result
         self.busy = None
         self.download = (name, data)
-        if path is not None:
-            self.session.say("notice.exported", path=str(path))
+        if path is not None and self.session.local:
+            self.session.say("notice.exported", path=str(path))    # the folder is on this very device
         else:
             self.session.say("notice.exported_download")

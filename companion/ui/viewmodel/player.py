@@ -4,6 +4,7 @@ head and partners. Worked out off the page's event loop: a cold history can take
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from ...history.stats import (HandPoints, MonthWins, head_to_head, partnerships, player_names, player_stats,
                               points_per_hand_series, wins_per_month)
@@ -30,6 +31,10 @@ class PlayerPage:
     """(opponent, record in words)."""
     partners: tuple[tuple[str, str], ...]
     """(the two partners, record in words)."""
+    month_labels: tuple[str, ...] = ()
+    """Each month of `months` as the language names it (`Nov 2026`)."""
+    team_note: str | None = None
+    """Said under the figures when some are a partnership's (the team's, not the player's own)."""
 
 
 class PlayerModel(ViewModel):
@@ -62,29 +67,39 @@ class PlayerModel(ViewModel):
         st = player_stats(scored, pid)
 
         def pct(x) -> str:
-            return "–" if x is None else f"{round(100 * x)}%"
+            return "–" if x is None else tr.percent(x)
 
         def per(x) -> str:
-            return "–" if x is None else f"{x:.2f}"
+            return "–" if x is None else tr.decimal(x)
 
-        figures = (
+        team = st.in_partnership
+        side = "player.team_" if team else "player."   # a partnership's hand figures are the team's: say so
+        figures = [
             Figure("stat-matches", tr("player.matches"), str(st.played)),
             Figure("stat-won", tr("player.won"), str(st.won)),
             Figure("stat-win-rate", tr("player.win_rate"), pct(st.win_rate)),
-            Figure("stat-hands-won", tr("player.hands_won"), f"{st.hands_won}/{st.hands}"),
-            Figure("stat-points", tr("player.points_per_hand"), per(st.points_per_hand)),
-            Figure("stat-xeris", tr("player.xeris_per_hand"), per(st.xeris_per_hand)),
-            Figure("stat-jack-xeris", tr("player.jack_xeris_per_hand"), per(st.jack_xeris_per_hand)),
-            Figure("stat-ten", tr("player.ten_rate"), pct(st.ten_of_diamonds_rate)),
-            Figure("stat-two", tr("player.two_rate"), pct(st.two_rate)),
-            Figure("stat-most", tr("player.most_rate"), pct(st.most_cards_rate)),
-            Figure("stat-best", tr("player.best_hand"), str(st.best_hand.points) if st.best_hand else "–"),
+            Figure("stat-hands-won", tr(side + "hands_won"), f"{st.hands_won}/{st.hands}"),
+            Figure("stat-points", tr(side + "points_per_hand"), per(st.points_per_hand)),
+            Figure("stat-xeris", tr(side + "xeris_per_hand"), per(st.xeris_per_hand)),
+            Figure("stat-jack-xeris", tr(side + "jack_xeris_per_hand"), per(st.jack_xeris_per_hand)),
+            Figure("stat-ten", tr(side + "ten_rate"), pct(st.ten_of_diamonds_rate)),
+            Figure("stat-two", tr(side + "two_rate"), pct(st.two_rate)),
+            Figure("stat-most", tr(side + "most_rate"), pct(st.most_cards_rate)),
+            Figure("stat-best", tr(side + "best_hand"), str(st.best_hand.points) if st.best_hand else "–"),
             Figure("stat-streak", tr("player.streak"), str(st.longest_streak)),
-        )
+        ]
+        if st.own_hands:
+            own = [Figure("stat-own-xeris", tr("player.own_xeris"), tr.n("player.own_count", st.own_xeris)),
+                   Figure("stat-own-jack-xeris", tr("player.own_jack_xeris"),
+                          tr.n("player.own_count", st.own_jack_xeris))]
+            figures[6:6] = own
         name = names.get(pid, "?")
         h2h = tuple((names.get(h.opponent_id, "?"), tr("player.record", w=h.wins, l=h.losses, d=h.draws))
                     for h in head_to_head(scored, pid))
         partners = tuple((f"{name} & {names.get(p.partner_of(pid), '?')}",
                           tr("player.record", w=p.wins, l=p.losses, d=p.draws)) for p in partnerships(scored, pid))
-        return pid, PlayerPage(name, figures, tuple(points_per_hand_series(scored, pid)),
-                               tuple(wins_per_month(scored, pid)), h2h, partners)
+        months = tuple(wins_per_month(scored, pid))
+        labels = tuple(tr.month(date(int(m.month[:4]), int(m.month[5:7]), 1)) for m in months)
+        note = tr.n("player.team_note", st.own_hands) if team else None
+        return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand_series(scored, pid)), months, h2h,
+                               partners, labels, note)

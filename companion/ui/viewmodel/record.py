@@ -8,7 +8,7 @@ from ...engine.match import MatchError, Standing, standing
 from ...engine.rules import RulesError
 from ...formats.presets import preset, preset_names
 from ...history.stats import TotalsSeries, running_totals_series
-from ...history.whatif import WhatIf, WhatIfError, what_if
+from ...history.whatif import WhatIf, WhatIfError, what_if, why_not
 from ...i18n.explain import goal_text, problem_text, status_text
 from ...service import MatchRecord
 from .session import Screen, Session, Tone, ViewModel, intent
@@ -78,10 +78,33 @@ class RecordModel(ViewModel):
     def trail_lines(self) -> list[str]:
         return [self.tr(f"trail.{t.action.value}", n=t.hand + 1, at=t.at[:16].replace("T", " ")) for t in self.record.trail]
 
+    def _fitted(self, name: str):
+        """The preset as this table would play it (its shape, if the preset is for another)."""
+        match = self.record.match
+        rules = preset(name)
+        if rules.partnerships != match.rules.partnerships or len(match.sides) not in rules.sides_allowed:
+            rules = rules.with_overrides(players=list(match.rules.players), partnerships=match.rules.partnerships)
+        return rules
+
+    def _why_not(self, name: str) -> str | None:
+        try:
+            return why_not(self.record.match, self._fitted(name))
+        except (RulesError, MatchError):
+            return "table"
+
     def what_if_choices(self) -> list[tuple[str, str, bool]]:
-        """(preset, title, selected) of every preset a what-if can use."""
+        """(preset, title, selected) of the presets these hands can be rescored under."""
         chosen = self.choice[0] if self.choice and self.result is not None else None
-        return [(n, self.tr(f"rules.{n}.title"), n == chosen) for n in preset_names()]
+        return [(n, self.tr(f"rules.{n}.title"), n == chosen) for n in preset_names() if self._why_not(n) is None]
+
+    def unavailable_line(self) -> str | None:
+        """Which presets are not offered, and why, in words (said in place, not as a notice)."""
+        missing = [(n, self._why_not(n)) for n in preset_names()]
+        missing = [(n, why) for n, why in missing if why is not None]
+        if not missing:
+            return None
+        names = ", ".join(self.tr(f"rules.{n}.title") for n, _ in missing)
+        return self.tr("whatif.not_offered", rules=names, why=self.tr(f"whatif.why.{missing[0][1]}"))
 
     @property
     def jack25(self) -> bool:
@@ -144,9 +167,7 @@ class RecordModel(ViewModel):
         self.choice = (preset_name, jack25)
         self.session.notice = None
         try:
-            rules = preset(preset_name)
-            if rules.partnerships != match.rules.partnerships or len(match.sides) not in rules.sides_allowed:
-                rules = rules.with_overrides(players=list(match.rules.players), partnerships=match.rules.partnerships)
+            rules = self._fitted(preset_name)
             if jack25:
                 rules = rules.with_overrides(jack_xeri_points=25)
         except (RulesError, MatchError) as exc:

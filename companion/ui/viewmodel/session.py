@@ -53,6 +53,17 @@ class Question:
     ident: str = "confirm"
 
 
+@dataclass(frozen=True)
+class Detail:
+    """Something shown over the screen until dismissed: a notice in full, or a hand's breakdown."""
+
+    title: str
+    text: str | None = None
+    sides: tuple = ()
+    """A hand's breakdown (`sheet.BreakdownSide` values), when it is one."""
+    ident: str = "detail"
+
+
 THEMES = ("system", "light", "dark")
 
 
@@ -75,6 +86,14 @@ class Session:
         """The screens to go back to, oldest first."""
         self.notice: Notice | None = None
         self.question: Question | None = None
+        self.detail: Detail | None = None
+        """What is shown over the screen (a dialog), if anything."""
+        self.platform_dark = False
+        """Whether the device asks for a dark theme (the page sets it)."""
+        self.viewport: tuple[float, float] = (390, 844)
+        """The page's size in logical pixels (the page sets it): the screens choose their layout by it."""
+        self.local = True
+        """Whether this phone is the device the app runs on (a loopback client): only it is shown file paths."""
         self.revision = 0
         """Moves on after every intent (see `intent`): the page redraws."""
         self.taps = 0
@@ -91,6 +110,17 @@ class Session:
         """How slow work runs: `background(work, done)` calls `work()` and hands its result to `done`.
         The page runs `work` in a thread and `done` back on its event loop (so other phones are not kept
         waiting); without threads (tests, the browser build) both run at once."""
+
+    @property
+    def dark(self) -> bool:
+        """Whether the screens are drawn in the dark theme."""
+        return self.theme == "dark" or (self.theme == "system" and self.platform_dark)
+
+    @property
+    def wide(self) -> bool:
+        """A tablet, a laptop, or a phone held sideways: room for two columns."""
+        width, height = self.viewport
+        return width >= 720 or (width > height and width >= 560)
 
     # --- words ---------------------------------------------------------------------------------------
     @property
@@ -117,13 +147,13 @@ class Session:
         if screen != self.screen:
             self.trail.append(self.screen)
             self.screen = screen
-        self.question = None
+        self.question = self.detail = None
         self.notice = None
 
     def back(self) -> Screen:
         """Go back one screen; returns the screen left."""
         left = self.screen
-        self.question = None
+        self.question = self.detail = None
         self.notice = None
         self.screen = self.trail.pop() if self.trail else Screen.HOME
         return left
@@ -132,7 +162,7 @@ class Session:
         self.trail = []
         self.screen = Screen.HOME
         self.notice = None
-        self.question = None
+        self.question = self.detail = None
         for forget in self.on_home:
             forget()
 

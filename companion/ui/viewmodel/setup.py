@@ -16,6 +16,8 @@ from .session import Screen, Session, Tone, ViewModel, intent
 LAYOUTS = ("two", "partners", "three", "four")
 """Who plays: 2 players, 4 in two partnerships, 3 or 4 individual players."""
 LAYOUT_SEATS = {"two": 2, "partners": 4, "three": 3, "four": 4}
+USUAL_PRESET = {"two": "classic", "partners": "partnership", "three": "greek-online", "four": "greek-online"}
+"""The rules a table of this size usually plays: a new table size starts from them (the table may change them)."""
 GOAL_KINDS = ("race", "custom", "hands")
 """The preset's race (151, played on to 251), a target of the table's own, or an agreed number of hands."""
 
@@ -196,6 +198,13 @@ class SetupModel(ViewModel):
                  if p.name.casefold().startswith(typed.casefold()) and p.name.casefold() not in taken][:6]
         return [] if typed and any(h.casefold() == typed.casefold() for h in found) else found
 
+    def rules_line(self) -> str:
+        """The rules and goal the match will be played under (and any variant switched), shown beside Start."""
+        f, tr = self.form, self.tr
+        parts = [tr(f"rules.{f.preset}.title"), self.goal_line()]
+        parts += [sw.label for sw in self.switches() if sw.field in f.variants]
+        return " · ".join(parts)
+
     def missing_text(self) -> str | None:
         missing = self.form.missing()
         return self.tr(missing[0]) if missing else None
@@ -214,12 +223,11 @@ class SetupModel(ViewModel):
 
     @intent
     def set_layout(self, layout: str) -> None:
+        """Who plays: the rules go back to the usual preset of that table size, so a 2-player match is never
+        scored with the rules of the 3-player match before it without anyone noticing."""
         f = self.form
-        rules = preset(f.preset)
-        if layout == "partners" and not rules.partnerships:
-            f.load_preset("partnership")
-        elif layout != "partners" and (rules.partnerships or LAYOUT_SEATS[layout] not in rules.players):
-            f.load_preset("classic" if layout == "two" else "greek-online")
+        if layout != f.layout:
+            f.load_preset(USUAL_PRESET[layout])
         f.layout = layout
         if f.first_dealer is not None and f.first_dealer >= f.seats:
             f.first_dealer = 0

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ...engine.match import Match, Standing
 from ...engine.scoring import ITEMS, HandScore
+from ...history.stats import running_totals_series
 from ...i18n import Translator
 from ...i18n.explain import item_label, line_text
 
@@ -29,6 +30,10 @@ class HandRow:
     """Each side's total after the hand."""
     winner: int | None
     """The side that won the hand, or None."""
+    dealer: str = ""
+    """Who dealt it."""
+    event: str | None = None
+    """What the hand did to the match, in words: "Both passed 151: played on to 251"."""
 
 
 @dataclass(frozen=True)
@@ -51,15 +56,19 @@ class BreakdownSide:
 
 
 def hand_rows(match: Match, st: Standing, tr: Translator) -> list[HandRow]:
-    """The hands of the match, newest first."""
+    """The hands of the match, newest first, each with the running totals and what it did to the target."""
+    targets = running_totals_series(match).target if st.extensions else None
     rows = []
     for index in reversed(range(len(st.scores))):
         score = st.scores[index]
         dealer = match.seats[match.dealer_of(index)].player
         winner = (tr("match.hand_winner", side=match.sides[score.winner].name) if score.winner is not None
                   else tr("match.hand_tie"))
+        event = None
+        if targets and targets[index + 1] != targets[index]:
+            event = tr("match.extension_event", first=targets[index], target=targets[index + 1])
         rows.append(HandRow(index, tr("match.hand_n", n=index + 1), tr("match.hand_dealer", dealer=dealer) + " · " + winner,
-                            score.points, st.running[index], score.winner))
+                            score.points, st.running[index], score.winner, dealer, event))
     return rows
 
 

@@ -9,7 +9,7 @@ from ...engine.match import Match, Standing, Status
 from ...formats.sheet import sheet_text
 from ...i18n.explain import goal_text
 from ...service import MatchRecord, StaleWrite
-from .session import Screen, Session, Tone, ViewModel, intent
+from .session import Detail, Screen, Session, Tone, ViewModel, intent
 from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
 
 
@@ -51,7 +51,9 @@ class TableModel(ViewModel):
         self.opened: int | None = None
         """The hand whose breakdown is open on the scoreboard."""
         self.flash: int | None = None
-        """The hand just saved, whose breakdown the scoreboard shows for a moment."""
+        """The hand just saved, which the status strip names for a moment (a tap there shows its breakdown)."""
+        self.flash_before: tuple[int, ...] | None = None
+        """When the hand just saved was an edit: its points before, for "19 : 26 → 9 : 36"."""
         session.on_home.append(self._forget_view)
 
     # --- what the screens show -----------------------------------------------------------------------
@@ -75,7 +77,10 @@ class TableModel(ViewModel):
 
     @property
     def title(self) -> str:
-        return " – ".join(self.side_names)
+        """The header: the hand being played (the boxes below name the sides)."""
+        if self.standing.is_over:
+            return self.tr("match.over_title")
+        return self.tr("match.title", n=len(self.match.hands) + 1)
 
     def goal_line(self) -> str:
         """The goal in force, and under a hands goal how many hands are left."""
@@ -84,6 +89,11 @@ class TableModel(ViewModel):
         if st.hands_left is not None and not st.is_over:
             text += " · " + self.tr.n("status.hands_left", st.hands_left)
         return text
+
+    @property
+    def extended(self) -> bool:
+        """True once two sides passed the target together and the match is played on to a higher one."""
+        return bool(self.standing.extensions)
 
     def summary_line(self) -> str:
         """The rules, the goal and the hands played, for the home screen."""
@@ -130,29 +140,47 @@ class TableModel(ViewModel):
     def breakdown(self, index: int) -> list[BreakdownSide]:
         return breakdown(self.match, self.standing.scores[index], self.tr)
 
-    def saved_title(self, index: int) -> str:
-        points = " : ".join(str(p) for p in self.standing.scores[index].points)
-        return self.tr("match.saved", n=index + 1, points=points)
+    def saved_line(self) -> str | None:
+        """What the status strip says of the hand just saved: its points and who won it (an edit: old → new)."""
+        if self.flash is None or self.flash >= len(self.standing.scores):
+            return None
+        score = self.standing.scores[self.flash]
+        points = " : ".join(str(p) for p in score.points)
+        winner = (self.tr("match.hand_winner", side=self.match.sides[score.winner].name) if score.winner is not None
+                  else self.tr("match.hand_tie"))
+        if self.flash_before is not None:
+            before = " : ".join(str(p) for p in self.flash_before)
+            return self.tr("match.edited", n=self.flash + 1, before=before, points=points, winner=winner)
+        return self.tr("match.saved", n=self.flash + 1, points=points, winner=winner)
 
     def over_title(self) -> str:
         st = self.standing
         if st.status is Status.WON:
-            return self.tr("over.winner", side=self.match.sides[st.winner].name)
+            side = self.match.sides[st.winner]
+            return self.tr("over.winner.team" if side.players else "over.winner", side=side.name)
         return self.tr("over.drawn")
 
+    def result_text(self) -> str:
+        """The match in a few words, for a chat: who won, the totals, the goal and the hands played."""
+        match, st, tr = self.match, self.standing, self.tr
+        totals = " – ".join(f"{side.name} {total}" for side, total in zip(match.sides, st.totals))
+        return tr("share.result", result=self.over_title() if st.is_over else tr("share.in_play"), totals=totals,
+                  goal=goal_text(match.goal, tr, st.target), hands=tr.n("share.hands", len(match.hands)))
+
     def share_text(self) -> str:
-        """A plain-text summary of the match for the share sheet or the clipboard."""
+        """The whole score sheet as plain text (shared as a file)."""
         return sheet_text(self.record.match, self.tr) if self.record else ""
 
     # --- keeping in step with the other phones -------------------------------------------------------
     def _forget_view(self) -> None:
         """Forget what belonged to the match on screen: an opened hand, a saved hand's flash."""
-        self.opened = self.flash = None
+        self.opened = self.flash = self.flash_before = None
 
-    def _changed(self) -> None:
-        """Tell the other sessions (phones at the same table) that the match in play changed."""
+    def _changed(self, replaces: str | None = None) -> None:
+        """Tell the other sessions (phones at the same table) that the match in play changed; `replaces`
+        names the match it takes over from (a rematch), so the phones showing that one follow."""
         if self.session.announce is not None and self.record is not None:
-            self.session.announce(self.record.id)
+            self.session.announce({"match": self.record.id, "replaces": replaces})
 
     def _fresh(self) -> None:
         """Read the match in play again: another phone may have changed it."""
@@ -167,9 +195,16 @@ class TableModel(ViewModel):
         return super().recover(exc)
 
     @intent(person=False)
-    def refresh(self, match_id: str) -> None:
-        """Another session changed match `match_id`: show it as stored now."""
+    def refresh(self, match_id: str, replaces: str | None = None) -> None:
+        """Another session changed match `match_id` (or started it in place of `replaces`): show it as stored now."""
         s = self.session
+        if self.record is not None and replaces is not None and self.record.id == replaces:
+            self.record = self.services.table.get(match_id)     # a rematch: follow the table to the new match
+            self._forget_view()
+            if s.screen is Screen.ENTRY:
+                self.app.entry.leave()
+            s.say("notice.rematch_elsewhere")
+            return
         if self.record is not None and self.record.id != match_id:
             return
         if self.record is None and s.screen is not Screen.HOME:
@@ -200,7 +235,8 @@ class TableModel(ViewModel):
         self.record = self.services.table.tap(self.record.id, seat, kind, hand=len(self.record.match.hands))
         self._changed()
         self.flash = None
-        self.session.say(f"notice.tap.{TapKind(kind).value}", player=self.match.seats[seat].player)
+        self.session.say(f"notice.tap.{TapKind(kind).value}", player=self.match.seats[seat].player,
+                         n=self.record.live.count(seat, kind))
 
     @intent
     def undo_tap(self) -> None:
@@ -227,11 +263,17 @@ class TableModel(ViewModel):
     def dismiss_flash(self) -> None:
         self.flash = None
 
+    @intent
+    def show_saved(self) -> None:
+        """The hand just saved, line by line, over the screen."""
+        if self.flash is not None:
+            self.session.detail = Detail(self.saved_line(), sides=tuple(self.breakdown(self.flash)), ident="flash")
+
     @intent(person=False)
     def fade_flash(self, shown: int) -> None:
         """The saved hand's breakdown has been shown long enough: give the screen back to the next hand."""
-        if self.flash == shown and self.session.screen is Screen.MATCH:
-            self.flash = None
+        if self.flash == shown and self.session.screen is Screen.MATCH and self.session.detail is None:
+            self.flash = self.flash_before = None
 
     @intent
     def ask_undo(self) -> None:
@@ -267,8 +309,9 @@ class TableModel(ViewModel):
         """Same sides and rules; the deal moves on from where the last match left it."""
         if not self.record:
             return
-        self.record = self.services.table.rematch(self.record.id)
-        self._changed()
+        old = self.record.id
+        self.record = self.services.table.rematch(old)
+        self._changed(replaces=old)
         self._forget_view()
         s = self.session
         s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None
@@ -282,9 +325,9 @@ class TableModel(ViewModel):
         s = self.session
         s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None
 
-    def saved(self, record: MatchRecord, index: int) -> None:
-        """A hand was saved from the entry: show its breakdown for a moment."""
+    def saved(self, record: MatchRecord, index: int, before: tuple[int, ...] | None = None) -> None:
+        """A hand was saved from the entry (`before`: its points before, for an edit): name it for a moment."""
         self.record = record
         self._changed()
-        self.flash = index
+        self.flash, self.flash_before = index, before
         self.opened = None

@@ -1,47 +1,133 @@
-"""Parts every screen shares: the header, the notices, the pending question."""
+"""What every screen is made of: a `Frame` (header, scrolling body, status strip, pinned actions), and
+the dialogs (a pending question, a notice in full, a hand's breakdown).
+
+Nothing moves under a finger: the header and the status strip have a fixed height, news and problems
+are said in the strip (two lines; a tap shows them in full), and questions open over the screen.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
 
 import flet as ft
 
 from ..viewmodel import AppModel, Tone
-from .widgets import TOUCH, card, labelled, problem, secondary
+from .palette import Palette, palette
+from .widgets import TOUCH, icon_button, labelled, suit_text
+
+HEADER = 56
+"""The header's height: the back button, the title and the screen's actions."""
+STRIP = 48
+"""The status strip's height: two lines of text, always there, so nothing moves when it speaks."""
 
 
-def header(vm: AppModel, title: str, back: bool = True, actions: list[ft.Control] | None = None) -> ft.Control:
+@dataclass
+class Status:
+    """What the strip says when there is no notice: the screen's own state (a save reason, the last tap)."""
+
+    text: str
+    tone: Tone = Tone.INFO
+    on_tap: Callable | None = None
+    """What a tap on the strip does (e.g. show the hand just saved), if anything."""
+
+
+@dataclass
+class Frame:
+    """One screen: its title and header actions, the scrolling body, and the actions pinned at the bottom."""
+
+    title: str
+    body: list[ft.Control]
+    footer: list[ft.Control] = field(default_factory=list)
+    """Pinned below the strip, always in reach (End hand, Save, Start)."""
+    actions: list[ft.Control] = field(default_factory=list)
+    back: bool = True
+    status: Status | None = None
+    side: list[ft.Control] | None = None
+    """A second column for wide screens (the score sheet beside the controls)."""
+    strip: bool = True
+    """Whether the screen has a status strip (every screen does unless it has nothing to say)."""
+
+
+def header(vm: AppModel, frame: Frame) -> ft.Control:
     tr = vm.tr
-    left = [labelled(ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda: vm.back(), tooltip=tr("nav.back")),
-                     "back")] if back else []
-    return ft.Row(left + [ft.Text(title, size=22, weight=ft.FontWeight.W_700, expand=True,
-                                  overflow=ft.TextOverflow.ELLIPSIS, max_lines=1)] + (actions or []),
-                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
+    left = [icon_button(ft.Icons.ARROW_BACK, lambda: vm.back(), tr("nav.back"), "back")] if frame.back else \
+        [ft.Container(width=8)]
+    title = ft.Text(frame.title, size=21, weight=ft.FontWeight.W_700, expand=True,
+                    overflow=ft.TextOverflow.ELLIPSIS, max_lines=1)
+    return ft.Container(ft.Row(left + [title] + frame.actions, spacing=0,
+                               vertical_alignment=ft.CrossAxisAlignment.CENTER), height=HEADER)
 
 
-def notices(vm: AppModel) -> list[ft.Control]:
-    s = vm.session
-    out = []
-    for text in s.problems_at_open:
-        out.append(card(problem(text), color=ft.Colors.ERROR_CONTAINER, ident="damaged-notice"))
-    if s.notice:
-        bad = s.notice.tone is Tone.PROBLEM
-        out.append(labelled(ft.Container(
-            ft.Row([ft.Text(s.notice.text, size=15, expand=True,
-                            color=ft.Colors.ON_ERROR_CONTAINER if bad else ft.Colors.ON_SECONDARY_CONTAINER),
-                    ft.IconButton(ft.Icons.CLOSE, on_click=lambda: vm.dismiss_notice(), tooltip=vm.tr("nav.dismiss"),
-                                  icon_size=18)]),
-            bgcolor=ft.Colors.ERROR_CONTAINER if bad else ft.Colors.SECONDARY_CONTAINER, border_radius=12,
-            padding=ft.Padding.only(left=14)), "notice"))
-    return out
+def strip(vm: AppModel, frame: Frame, p: Palette) -> ft.Control:
+    """The status strip: the notice if there is one, else the screen's status; fixed height, two lines."""
+    notice = vm.session.notice
+    if notice is not None:
+        text, tone, tap = notice.text, notice.tone, (lambda: vm.show_notice())
+    elif frame.status is not None:
+        text, tone, tap = frame.status.text, frame.status.tone, frame.status.on_tap
+    else:
+        text, tone, tap = "", Tone.INFO, None
+    problem = tone is Tone.PROBLEM
+    bg = p.error_container if problem else (p.secondary_container if notice is not None else p.surface)
+    fg = p.on_error_container if problem else (p.on_secondary_container if notice is not None else p.on_surface_variant)
+    words = suit_text(text, size=15, weight=ft.FontWeight.W_600 if (problem or notice) else ft.FontWeight.NORMAL,
+                      color=fg, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, red=p.red_suit)
+    row = [ft.Icon(ft.Icons.WARNING_AMBER_ROUNDED, color=fg, size=20)] if problem else []
+    row.append(ft.Container(words, expand=True))
+    if tap is not None and text:
+        row.append(ft.Icon(ft.Icons.UNFOLD_MORE, color=fg, size=18))
+    box = ft.Container(ft.Row(row, spacing=8, vertical_alignment=ft.CrossAxisAlignment.CENTER),
+                       height=STRIP, bgcolor=bg, border_radius=12, padding=ft.Padding.symmetric(horizontal=12),
+                       on_click=tap if text else None, ink=tap is not None)
+    strip_node = labelled(box, "status", text or None, live=True)
+    # A node that turns tappable is made anew: Flutter's web semantics would otherwise drop its identifier.
+    strip_node.key = f"status-{'tap' if tap is not None and text else 'still'}"
+    return strip_node
 
 
-def question_box(vm: AppModel) -> list[ft.Control]:
-    """The pending question, if any, with Yes and Cancel."""
-    question = vm.session.question
-    if question is None:
-        return []
-    tr = vm.tr
-    return [card(ft.Text(question.text, size=16, weight=ft.FontWeight.W_600),
-                 ft.Row([secondary(tr("confirm.no"), lambda: vm.cancel(), "confirm-no", expand=True),
-                         labelled(ft.FilledButton(tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH,
-                                                  expand=True), "confirm-yes")]),
-                 color=ft.Colors.TERTIARY_CONTAINER, ident="confirm-box")]
+def dialog(vm: AppModel) -> ft.AlertDialog | None:
+    """The question or detail over the screen, if any (rendered through `ft.use_dialog`)."""
+    s, tr = vm.session, vm.tr
+    p = palette(s.dark)
+    if s.question is not None:
+        return ft.AlertDialog(
+            modal=True,
+            content=labelled(ft.Text(s.question.text, size=17, weight=ft.FontWeight.W_600), "confirm-box"),
+            actions=[labelled(ft.TextButton(tr("confirm.no"), on_click=lambda: vm.cancel(),
+                                            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
+                              "confirm-no"),
+                     labelled(ft.FilledButton(tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH),
+                              "confirm-yes")],
+            on_dismiss=lambda: vm.cancel() if s.question is not None else None)
+    if s.detail is not None:
+        d = s.detail
+        body: list[ft.Control] = []
+        if d.text:
+            body.append(ft.Text(d.text, size=16, selectable=True))
+        if d.sides:
+            body.append(breakdown_table(d.sides, p))
+        return ft.AlertDialog(
+            title=ft.Text(d.title, size=18, weight=ft.FontWeight.W_700),
+            content=labelled(ft.Column(body, tight=True, scroll=ft.ScrollMode.AUTO, spacing=10), d.ident),
+            actions=[labelled(ft.FilledButton(tr("nav.ok"), on_click=lambda: vm.close_detail(), height=TOUCH),
+                              "detail-ok")],
+            on_dismiss=lambda: vm.close_detail() if s.detail is not None else None)
+    return None
+
+
+def breakdown_table(sides, p: Palette) -> ft.Control:
+    """Every line of a hand's score, per side, with the rule it comes from in words."""
+    blocks = []
+    for side in sides:
+        lines = [ft.Text(f"{side.name}: {side.total}", size=16, weight=ft.FontWeight.W_700,
+                         color=p.sides[side.side])]
+        for line in side.lines:
+            dim = p.on_surface_variant if not line.points else None
+            lines.append(ft.Row([
+                suit_text(line.label, size=15, weight=ft.FontWeight.W_600, red=p.red_suit),
+                ft.Text(line.text, size=13, color=p.on_surface_variant, expand=True),
+                ft.Text(str(line.points), size=16, weight=ft.FontWeight.W_700, color=dim),
+            ], vertical_alignment=ft.CrossAxisAlignment.START))
+        blocks.append(ft.Column(lines, spacing=4))
+    return labelled(ft.Column(blocks, spacing=12), "breakdown")

@@ -1,111 +1,162 @@
-"""The hand entry: most cards, counting cards, the 10♦ and the special two, xeris; or card by card."""
+"""The hand entry, one screen for a typical hand: most cards, counting cards (one picker), the 10♦ and the
+special two in one row, xeris folded into a line while the live taps filled them in; the points previewed
+in the status strip and Save pinned below. Or card by card.
+"""
 
 from __future__ import annotations
 
 import flet as ft
 
-from ..viewmodel import TIE, AppModel
-from .common import header, notices
-from .widgets import SIDE_COLORS, TOUCH, card, labelled, pill, playing_card, primary, problem, section, stepper, toggle
+from ..viewmodel import TIE, AppModel, Tone
+from .common import Frame, Status
+from .palette import Palette, palette
+from .widgets import TOUCH, icon_button, labelled, pill, playing_card, primary, secondary, section, stepper, suit_text
 
 
-def entry(vm: AppModel):
+def entry(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.entry
     d = m.draft
+    p = palette(vm.session.dark)
     names = m.names
     n = len(names)
-    out: list[ft.Control] = [header(vm, m.title)]
-    out += notices(vm)
-
-    def problems_for(*fields: str) -> list[ft.Control]:
-        return [problem(text, f"problem-{code}") for code, text in m.problems_for(*fields)]
+    body: list[ft.Control] = []
 
     if m.dealer_last_reminder:
-        out.append(card(ft.Row([ft.Icon(ft.Icons.INFO_OUTLINE), ft.Text(tr("entry.dealer_last"), expand=True)]),
-                        padding=12, color=ft.Colors.TERTIARY_CONTAINER, ident="dealer-last-reminder"))
+        body.append(labelled(ft.Text(tr("entry.dealer_last"), size=13, color=ft.Colors.ON_SURFACE_VARIANT,
+                                     italic=True), "dealer-last-reminder"))
 
-    out.append(toggle(tr("entry.exact_mode"), d.exact, lambda e: m.set_exact(e.control.value), "exact-mode"))
-
-    # Most cards
+    # Most cards: who has most, or the counted piles.
     majority = d.majority()
-    most = [pill(names[i], majority == i, lambda _e=None, i=i: m.set_most(i), f"most-{i}", SIDE_COLORS[i],
-                 expand=True, label=tr("entry.most_label", side=names[i])) for i in range(n)]
-    most.append(pill(tr("entry.tie"), majority == TIE, lambda: m.set_most(TIE), "most-tie", expand=True))
-    most_controls = [ft.Row(most, spacing=6)]
-    most_controls.append(labelled(ft.TextButton(tr("entry.hide_counts") if d.show_counts else tr("entry.give_counts"),
-                                                on_click=lambda: m.toggle_counts()), "toggle-counts"))
+    flagged = m.flagged("cards") | m.flagged("most_cards")
+    most = [pill(names[i], majority == i, lambda _e=None, i=i: m.set_most(i), f"most-{i}", p.sides[i], p.on_sides,
+                 expand=True, label=tr("entry.most_label", side=names[i]), size=16) for i in range(n)]
+    most.append(pill(tr("entry.tie"), majority == TIE, lambda: m.set_most(TIE), "most-tie", expand=True, size=16))
+    most_controls: list[ft.Control] = [ft.Row(most, spacing=4)]
     if d.show_counts:
         fields = []
         for i in range(n):
+            bad = i in flagged or i in d.cards.bad()
             fields.append(labelled(ft.TextField(
-                label=names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
-                on_change=lambda e, i=i: m.type_cards(i, e.control.value), expand=True, text_size=18,
-                border_color=SIDE_COLORS[i] if d.cards.is_auto(i) else None,
+                label=("⚠ " if bad else "") + names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
+                input_filter=ft.NumbersOnlyInputFilter(), max_length=2, counter=None,
+                on_change=lambda e, i=i: m.type_cards(i, e.control.value), expand=True, text_size=18, dense=True,
+                border_color=ft.Colors.ERROR if bad else (p.sides[i] if d.cards.is_auto(i) else None),
                 helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}", value=d.cards.shown(i)))
         most_controls.append(ft.Row(fields, spacing=8))
-    most_controls += problems_for("cards", "most_cards")
-    out.append(section(tr("entry.most"), *most_controls, ident="section-most"))
+    body.append(section(tr("entry.most"), *most_controls, ident="section-most", spacing=2))
 
     if d.exact:
-        out += exact_grid(vm)
+        body += exact_grid(vm, p)
     else:
-        deck_total = d.rules.counting_cards_in_deck
-        rows = []
-        for i in range(n):
-            value = d.counting.values[i]
-            auto = d.counting.is_auto(i)
-            chips = [pill(str(k), value == k, lambda _e=None, i=i, k=k: m.set_counting(i, k),
-                          f"counting-{i}-{k}", SIDE_COLORS[i], width=TOUCH, size=16,
-                          label=tr("entry.counting_label", side=names[i], n=k), auto=auto and value == k)
-                     for k in range(deck_total + 1)]
-            rows.append(ft.Column([
-                ft.Row([ft.Text(names[i], size=16, weight=ft.FontWeight.W_700, color=SIDE_COLORS[i], expand=True),
-                        labelled(ft.Text(m.counting_status(i), size=16, weight=ft.FontWeight.W_700),
-                                 f"counting-value-{i}")]),
-                ft.Row(chips, wrap=True, spacing=4, run_spacing=4),
-            ], spacing=4))
-        out.append(section(m.counting_title(), *rows, *problems_for("counting"), ident="section-counting"))
-        for key, card_label, setter, value, field in (("ten", "10♦", m.set_ten, d.ten, "ten_of_diamonds"),
-                                                      ("two", m.two_label(), m.set_two, d.two, "two")):
-            choices = [pill(names[i], value == i, lambda _e=None, i=i, f=setter: f(i), f"{key}-{i}", SIDE_COLORS[i],
-                            expand=True, label=tr("entry.took_label", side=names[i], card=card_label))
-                       for i in range(n)]
-            out.append(section(tr("entry.who_took", card=card_label), ft.Row(choices, spacing=6),
-                               *problems_for(field), ident=f"section-{key}"))
+        body.append(counting_picker(vm, p))
+        body.append(specials(vm, p))
+    body.append(xeris_section(vm, p))
 
-    xrows = []
-    for i in range(n):
-        xrows.append(ft.Row([
-            ft.Text(names[i], size=16, weight=ft.FontWeight.W_700, color=SIDE_COLORS[i], expand=True),
+    if m.stale is not None:
+        footer = [ft.Row([secondary(tr("entry.discard"), lambda: m.discard(), "discard-hand", icon=ft.Icons.CLOSE,
+                                    expand=True),
+                          labelled(ft.FilledButton(m.reopen_label(), icon=ft.Icons.REFRESH, on_click=lambda: m.reopen(),
+                                                   height=56, expand=True), "reopen-hand")], spacing=8)]
+        status = Status(m.stale_line(), Tone.PROBLEM)
+    else:
+        # A problem is said in the strip (fixed: nothing moves) and marked on its field with ⚠ in place.
+        reason = m.save_reason()
+        footer = [primary(tr("entry.save"), lambda: m.save(), "save-hand", icon=ft.Icons.CHECK, disabled=bool(reason))]
+        preview = m.preview()
+        if m.problems():
+            status = Status(m.problems_line(), Tone.PROBLEM, on_tap=lambda: m.show_problems())
+        elif reason:
+            status = Status(reason)
+        else:
+            status = Status(preview.text if preview else "")
+    actions = [icon_button(ft.Icons.PIN if not d.show_counts else ft.Icons.LOOKS_ONE, lambda: m.toggle_counts(),
+                           tr("entry.give_counts") if not d.show_counts else tr("entry.hide_counts"), "toggle-counts"),
+               icon_button(ft.Icons.GRID_VIEW if not d.exact else ft.Icons.NUMBERS, lambda: m.set_exact(not d.exact),
+                           tr("entry.exact_mode") if not d.exact else tr("entry.count_mode"), "exact-mode")]
+    return Frame(m.title, body, footer=footer, status=status, actions=actions)
+
+
+def counting_picker(vm: AppModel, p: Palette) -> ft.Control:
+    """One number picker for the counting cards: the side it sets is chosen above it; the last side is worked out."""
+    tr, m = vm.tr, vm.entry
+    d = m.draft
+    names = m.names
+    flagged = m.flagged("counting")
+    tabs = []
+    for i, name in enumerate(names):
+        value = m.counting_status(i)
+        tabs.append(pill(f"{name} {value}", m.counting_side == i, lambda _e=None, i=i: m.pick_counting_side(i),
+                         f"counting-side-{i}", p.sides[i], p.on_sides, expand=True, size=14,
+                         auto=d.counting.is_auto(i), flag=i in flagged or None in flagged,
+                         label=tr("entry.counting_of", side=name, value=value)))
+    side = m.counting_side
+    chosen = d.counting.values[side]
+    numbers = [pill(str(k), chosen == k and not d.counting.is_auto(side),
+                    lambda _e=None, i=side, k=k: m.set_counting(i, k), f"counting-{side}-{k}", p.sides[side],
+                    p.on_sides, width=TOUCH, size=16, auto=d.counting.is_auto(side) and chosen == k,
+                    label=tr("entry.counting_label", side=names[side], n=k)) for k in m.counting_range()]
+    return section(m.counting_title(), ft.Row(tabs, spacing=4), ft.Row(numbers, wrap=True, spacing=0, run_spacing=0),
+                   ident="section-counting", spacing=4)
+
+
+def specials(vm: AppModel, p: Palette) -> ft.Control:
+    """Who took the 10♦ and the special two: one row for two sides, a row each for more."""
+    tr, m = vm.tr, vm.entry
+    d = m.draft
+    names = m.names
+    groups = []
+    for key, label, setter, value, field in (("ten", m.ten_label(), m.set_ten, d.ten, "ten_of_diamonds"),
+                                             ("two", m.two_label(), m.set_two, d.two, "two")):
+        flagged = m.flagged(field)
+        choices = [pill(names[i], value == i, lambda _e=None, i=i, f=setter: f(i),
+                        f"{key}-{i}", p.sides[i], p.on_sides, expand=True, size=15, flag=i in flagged,
+                        label=tr("entry.took_label", side=names[i], card=label)) for i in range(len(names))]
+        groups.append(ft.Row([ft.Container(suit_text(label, size=16, weight=ft.FontWeight.W_700, red=p.red_suit),
+                                           width=40), *choices], spacing=4, expand=len(names) == 2))
+    rows = [ft.Row(groups, spacing=10)] if len(names) == 2 else groups
+    return section(tr("entry.specials", ten=m.ten_label(), two=m.two_label()), *rows, ident="section-specials",
+                   spacing=4)
+
+
+def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
+    """The xeris: one line while the live taps filled them in; steppers when opened or when there is a problem."""
+    tr, m = vm.tr, vm.entry
+    d = m.draft
+    names = m.names
+    flagged = m.flagged("xeris") | m.flagged("jack_xeris")
+    if not (m.xeris_open or flagged):
+        words = ft.Text(spans=[ft.TextSpan(tr("entry.xeris") + "  ", style=ft.TextStyle(
+                                   weight=ft.FontWeight.W_700, color=ft.Colors.ON_SURFACE_VARIANT)),
+                               ft.TextSpan(m.xeris_summary())], size=15, expand=True, max_lines=2,
+                        overflow=ft.TextOverflow.ELLIPSIS)
+        line = ft.Row([words, secondary(tr("entry.change_xeris"), lambda: m.open_xeris(), "open-xeris",
+                                        icon=ft.Icons.EDIT)], vertical_alignment=ft.CrossAxisAlignment.CENTER)
+        return labelled(line, "section-xeris")
+    rows = [ft.Row([ft.Text("", expand=True),
+                    ft.Text(tr("field.xeris"), width=2 * TOUCH + 40, text_align=ft.TextAlign.CENTER, size=13),
+                    ft.Text(tr("field.jack_xeris"), width=2 * TOUCH + 40, text_align=ft.TextAlign.CENTER, size=13)],
+                   spacing=4)]
+    for i in range(len(names)):
+        bad = i in flagged or None in flagged
+        rows.append(ft.Row([
+            ft.Text(("⚠ " if bad else "") + names[i], size=15, weight=ft.FontWeight.W_700,
+                    color=ft.Colors.ERROR if bad else p.sides[i], expand=True, max_lines=1,
+                    overflow=ft.TextOverflow.ELLIPSIS),
             stepper(d.xeris[i], lambda _e=None, i=i: m.step("xeri", i, -1), lambda _e=None, i=i: m.step("xeri", i, 1),
                     f"xeris-{i}", tr("entry.xeris_of", side=names[i])),
             stepper(d.jack_xeris[i], lambda _e=None, i=i: m.step("jack_xeri", i, -1),
                     lambda _e=None, i=i: m.step("jack_xeri", i, 1), f"jack-xeris-{i}",
                     tr("entry.jack_xeris_of", side=names[i])),
         ], spacing=4))
-    out.append(section(tr("entry.xeris"), ft.Row([ft.Text("", expand=True), ft.Text(tr("field.xeris"), width=120,
-                                                                                     text_align=ft.TextAlign.CENTER),
-                                                  ft.Text(tr("field.jack_xeris"), width=120,
-                                                          text_align=ft.TextAlign.CENTER)], spacing=4),
-                       *xrows, *problems_for("xeris", "jack_xeris"), note=tr("entry.xeris_note"),
-                       ident="section-xeris"))
-
-    out += [problem(t) for t in m.other_problems()]
-    reason = m.save_reason()
-    footer = [primary(tr("entry.save"), lambda: m.save(), "save-hand", icon=ft.Icons.CHECK, disabled=bool(reason))]
-    if reason:
-        footer.append(labelled(ft.Text(reason, size=15, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
-                                       overflow=ft.TextOverflow.ELLIPSIS), "save-reason"))
-    return out, footer
+    return section(tr("entry.xeris"), *rows, note=tr("entry.xeris_note"), ident="section-xeris", spacing=2)
 
 
-def exact_grid(vm: AppModel) -> list[ft.Control]:
+def exact_grid(vm: AppModel, p: Palette) -> list[ft.Control]:
     tr, m = vm.tr, vm.entry
-    tiles = [playing_card(c.rank.value, c.suit.symbol, c.suit.is_red, holder,
+    tiles = [playing_card(p, c.rank.value, c.suit.symbol, c.suit.is_red, holder,
                           lambda _e=None, code=c.code: m.tap_card(code), label, f"card-{c.code}")
              for c, holder, label in m.exact_cards()]
-    counts = [ft.Text(text, color=SIDE_COLORS[i], size=15, weight=ft.FontWeight.W_600)
+    counts = [ft.Text(text, color=p.sides[i], size=15, weight=ft.FontWeight.W_600)
               for i, text in enumerate(m.exact_counts())]
-    problems = [problem(text) for _, text in m.problems_for("held")]
-    return [section(tr("entry.exact_title"), ft.Row(tiles, wrap=True, spacing=6, run_spacing=6),
-                    ft.Row(counts, wrap=True, spacing=12), *problems, note=tr("entry.exact_note"), ident="exact-grid")]
+    return [section(tr("entry.exact_title"), ft.Row(tiles, wrap=True, spacing=4, run_spacing=4),
+                    ft.Row(counts, wrap=True, spacing=12), note=tr("entry.exact_note"), ident="exact-grid")]

@@ -8,23 +8,24 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel
-from .common import header, notices, question_box
+from .common import Frame
 from .home import history_row
-from .scoreboard import hands_list
-from .widgets import SIDE_COLORS, card, labelled, pill, secondary, section, toggle
+from .palette import palette
+from .scoreboard import score_sheet
+from .widgets import card, icon_button, labelled, pill, secondary, section, toggle
 
 
-def history_screen(vm: AppModel) -> list[ft.Control]:
+def history_screen(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.history
     actions = vm.session.page_actions
-    out: list[ft.Control] = [header(vm, tr("nav.history"), actions=[
-        labelled(ft.IconButton(ft.Icons.UPLOAD_FILE, on_click=actions.get("import"), tooltip=tr("history.import"),
-                               disabled=m.busy is not None), "import-files"),
-        labelled(ft.IconButton(ft.Icons.ARCHIVE, on_click=lambda: m.export_all(), tooltip=tr("history.export"),
-                               disabled=m.busy is not None), "export-all")])]
-    out += notices(vm)
+    header_actions = [
+        icon_button(ft.Icons.UPLOAD_FILE, actions.get("import"), tr("history.import"), "import-files",
+                    disabled=m.busy is not None),
+        icon_button(ft.Icons.ARCHIVE, lambda: m.export_all(), tr("history.export"), "export-all",
+                    disabled=m.busy is not None)]
+    out: list[ft.Control] = []
     if m.busy:
-        out.append(labelled(ft.ProgressBar(), "busy"))
+        out.append(labelled(ft.ProgressBar(value=m.progress), "busy"))
     if m.deleted:
         out.append(secondary(tr("history.undo_delete"), lambda: m.undo_delete(), "undo-delete", icon=ft.Icons.RESTORE))
     players = m.player_choices()
@@ -39,11 +40,15 @@ def history_screen(vm: AppModel) -> list[ft.Control]:
     if not rows:
         out.append(ft.Text(tr("history.empty"), color=ft.Colors.ON_SURFACE_VARIANT, size=15))
     out += [history_row(vm, row) for row in rows]
+    hidden = m.hidden_count()
+    if hidden:
+        out.append(secondary(tr.n("history.show_empty", hidden), lambda: m.toggle_empty(), "show-empty",
+                             icon=ft.Icons.VISIBILITY))
     if players:
         out.append(section(tr("history.players"), ft.Row(
             [secondary(c.label, lambda _e=None, k=c.key: vm.player.open(k), f"player-{c.label}", icon=ft.Icons.PERSON)
              for c in players], wrap=True, spacing=6, run_spacing=6)))
-    return out
+    return Frame(tr("nav.history"), out, actions=header_actions)
 
 
 def nice_step(top: float, lines: int = 5) -> int:
@@ -74,29 +79,31 @@ def totals_chart(vm: AppModel, series, side_names: list[str], height: int = 220)
     import flet_charts as fch
 
     tr = vm.tr
+    side_colors = palette(vm.session.dark).sides
     top = max([max(line) for line in series.sides] + [t for t in (series.target or []) if t is not None] + [10])
     data = [fch.LineChartData(points=[fch.LineChartDataPoint(x, y) for x, y in enumerate(line)],
-                              color=SIDE_COLORS[i], stroke_width=3, point=True)
+                              color=side_colors[i], stroke_width=3, point=True)
             for i, line in enumerate(series.sides)]
     if series.target:
         data.append(fch.LineChartData(points=[fch.LineChartDataPoint(x, y) for x, y in enumerate(series.target)],
                                       color=ft.Colors.RED_400, stroke_width=2, dash_pattern=[6, 4]))
     chart = fch.LineChart(data_series=data, height=height, expand=True, **axes(len(series.sides[0]) - 1, top))
-    legend = ft.Row([ft.Text(f"● {name}", color=SIDE_COLORS[i], size=13) for i, name in enumerate(side_names)]
+    legend = ft.Row([ft.Text(f"● {name}", color=side_colors[i], size=13) for i, name in enumerate(side_names)]
                     + ([ft.Text(f"- - {tr('chart.target')}", color=ft.Colors.RED_400, size=13)]
                        if series.target else []), wrap=True)
     return labelled(ft.Column([ft.Container(chart, height=height, padding=ft.Padding.only(right=12, top=8)), legend]),
                     "totals-chart", tr("chart.totals_label"))
 
 
-def record_screen(vm: AppModel):
+def record_screen(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.record
     if m.record is None:
-        return [header(vm, tr("nav.history"))]
-    out: list[ft.Control] = [header(vm, m.title)]
-    out += notices(vm)
+        return Frame(tr("nav.history"), [])
+    p = palette(vm.session.dark)
+    side_colors = p.sides
+    out: list[ft.Control] = []
     out.append(card(
-        ft.Row([ft.Column([ft.Text(name, color=SIDE_COLORS[i], weight=ft.FontWeight.W_700, size=15),
+        ft.Row([ft.Column([ft.Text(name, color=side_colors[i], weight=ft.FontWeight.W_700, size=15),
                            ft.Text(str(total), size=36, weight=ft.FontWeight.W_800)],
                           expand=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=0)
                 for i, name, total in m.totals()]),
@@ -114,21 +121,26 @@ def record_screen(vm: AppModel):
                              icon=ft.Icons.DELETE_OUTLINE, expand=True, danger=True))
     out.append(ft.Row(actions))
     out += what_if_section(vm)
-    out += hands_list(vm, m.hand_rows(), m.opened, m.breakdown, m.show_breakdown)
+    out += score_sheet(vm, p, [name for _, name, _ in m.totals()], m.hand_rows(), m.opened, m.breakdown,
+                       m.show_breakdown)
     trail = m.trail_lines()
     if trail:
         out.append(section(tr("trail.title"), card(*[ft.Text(t, size=14) for t in trail], padding=12), ident="trail"))
-    return out, question_box(vm)
+    return Frame(m.title, out)
 
 
 def what_if_section(vm: AppModel) -> list[ft.Control]:
     tr, m = vm.tr, vm.record
+    side_colors = palette(vm.session.dark).sides
     chosen = m.choice[0] if m.choice else None
     pills = [pill(title, selected, lambda _e=None, n=name: m.run_what_if(n, m.jack25), f"whatif-{name}", size=13)
              for name, title, selected in m.what_if_choices()]
     jack = toggle(tr("setup.variant.jack25"), m.jack25,
-                  lambda e: m.run_what_if(chosen or m.record.match.rules.name, e.control.value), "whatif-jack25")
+                  lambda on: m.run_what_if(chosen or m.record.match.rules.name, on), "whatif-jack25")
     body: list[ft.Control] = [ft.Row(pills, wrap=True, spacing=6, run_spacing=6), jack]
+    unavailable = m.unavailable_line()
+    if unavailable:
+        body.append(ft.Text(unavailable, size=13, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
     if m.busy:
         body.append(ft.ProgressBar())
     view = m.what_if_view()
@@ -136,7 +148,7 @@ def what_if_section(vm: AppModel) -> list[ft.Control]:
         rows = [ft.Row([ft.Text("", expand=True), ft.Text(tr("whatif.stored"), width=90, text_align=ft.TextAlign.RIGHT),
                         ft.Text(tr("whatif.rescored"), width=90, text_align=ft.TextAlign.RIGHT)])]
         for i, (name, played, rescored) in enumerate(view.rows):
-            rows.append(ft.Row([ft.Text(name, color=SIDE_COLORS[i], weight=ft.FontWeight.W_700, expand=True),
+            rows.append(ft.Row([ft.Text(name, color=side_colors[i], weight=ft.FontWeight.W_700, expand=True),
                                 ft.Text(str(played), width=90, size=18, text_align=ft.TextAlign.RIGHT),
                                 ft.Text(str(rescored), width=90, size=18, weight=ft.FontWeight.W_700,
                                         text_align=ft.TextAlign.RIGHT)]))
@@ -147,13 +159,13 @@ def what_if_section(vm: AppModel) -> list[ft.Control]:
     return [section(tr("whatif.title"), *body, note=tr("whatif.note"))]
 
 
-def player_screen(vm: AppModel) -> list[ft.Control]:
+def player_screen(vm: AppModel) -> Frame:
     import flet_charts as fch
 
     tr, page = vm.tr, vm.player.page
     if page is None:
-        return [header(vm, tr("nav.history")), labelled(ft.ProgressBar(), "busy")]
-    out: list[ft.Control] = [header(vm, page.name)]
+        return Frame(tr("nav.history"), [labelled(ft.ProgressBar(), "busy")])
+    out: list[ft.Control] = []
 
     def figure(f) -> ft.Control:
         return labelled(ft.Container(ft.Column([ft.Text(f.value, size=24, weight=ft.FontWeight.W_800),
@@ -180,8 +192,8 @@ def player_screen(vm: AppModel) -> list[ft.Control]:
                                                                  bg_to_y=max(1, m.played),
                                                                  bgcolor=ft.Colors.SURFACE_CONTAINER_HIGH)])
                     for i, m in enumerate(months)],
-            bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(m.month[2:], size=11))
-                                              for i, m in enumerate(months)], label_size=32),
+            bottom_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=i, label=ft.Text(label, size=11))
+                                              for i, label in enumerate(page.month_labels[-12:])], label_size=32),
             left_axis=fch.ChartAxis(label_size=28, label_spacing=nice_step(max(m.played for m in months))),
             max_y=max(1, max(m.played for m in months)), expand=True)
         out.append(section(tr("player.wins_chart"), labelled(
@@ -194,4 +206,6 @@ def player_screen(vm: AppModel) -> list[ft.Control]:
         out.append(section(tr("player.partners"), card(*[
             ft.Row([ft.Text(pair, expand=True, size=15), ft.Text(record, size=15)])
             for pair, record in page.partners], padding=12)))
-    return out
+    if page.team_note:
+        out.append(ft.Text(page.team_note, size=13, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
+    return Frame(page.name, out)

@@ -1,4 +1,4 @@
-"""The new-match screen."""
+"""The new-match screen: who plays, the rules, the goal and the first dealer; Start pinned with the rules beside it."""
 
 from __future__ import annotations
 
@@ -6,16 +6,17 @@ import flet as ft
 
 from ..viewmodel import AppModel
 from ..viewmodel.setup import GOAL_KINDS, LAYOUTS
-from .common import header, notices
-from .widgets import SIDE_COLORS, card, labelled, pill, primary, section, stepper, suit_text, toggle
+from .common import Frame, Status
+from .palette import palette
+from .widgets import TOUCH, card, labelled, pill, primary, section, stepper, suit_text, toggle
 
 
-def setup(vm: AppModel) -> list[ft.Control]:
+def setup(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.setup
     f = m.form
-    out: list[ft.Control] = [header(vm, tr("setup.title"))]
-    out += notices(vm)
-    out.append(section(tr("setup.who"), ft.Row([
+    p = palette(vm.session.dark)
+    body: list[ft.Control] = []
+    body.append(section(tr("setup.who"), ft.Row([
         pill(tr(f"setup.layout.{k}"), f.layout == k, lambda _e=None, k=k: m.set_layout(k), f"layout-{k}", size=14,
              expand=True) for k in LAYOUTS], spacing=6, wrap=False)))
 
@@ -24,7 +25,9 @@ def setup(vm: AppModel) -> list[ft.Control]:
                                               on_change=lambda e, i=i: m.set_name(i, e.control.value),
                                               text_size=18, capitalization=ft.TextCapitalization.WORDS, expand=True),
                                  f"name-{i}", value=f.names[i])])
-        chips = [labelled(ft.TextButton(h, on_click=lambda _e=None, h=h, i=i: m.set_name(i, h)), f"suggest-{i}-{h}")
+        chips = [labelled(ft.TextButton(h, on_click=lambda _e=None, h=h, i=i: m.set_name(i, h),
+                                        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12)),
+                                        height=TOUCH), f"suggest-{i}-{h}")
                  for h in m.name_suggestions(i)[:4]]
         return ft.Column([field] + ([ft.Row(chips, wrap=True, spacing=4)] if chips else []), spacing=2,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
@@ -33,17 +36,17 @@ def setup(vm: AppModel) -> list[ft.Control]:
         teams = []
         for team in range(2):
             teams.append(card(
-                ft.Text(tr("setup.team", n=team + 1), weight=ft.FontWeight.W_700, color=SIDE_COLORS[team]),
+                ft.Text(tr("setup.team", n=team + 1), weight=ft.FontWeight.W_700, color=p.sides[team]),
                 ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=f.team_names[team],
                                               on_change=lambda e, t=team: m.set_team_name(t, e.control.value),
                                               expand=True), f"team-{team}", value=f.team_names[team])]),
                 name_field(2 * team, tr("setup.player", n=2 * team + 1)),
                 name_field(2 * team + 1, tr("setup.player", n=2 * team + 2)),
                 padding=12))
-        out.append(section(tr("setup.players"), *teams, note=m.seating_note()))
+        body.append(section(tr("setup.players"), *teams, note=m.seating_note()))
     else:
-        out.append(section(tr("setup.players"), *[name_field(i, tr("setup.player", n=i + 1)) for i in range(f.seats)],
-                           note=m.seating_note()))
+        body.append(section(tr("setup.players"), *[name_field(i, tr("setup.player", n=i + 1)) for i in range(f.seats)],
+                            note=m.seating_note()))
 
     presets = []
     for choice in m.presets():
@@ -51,36 +54,37 @@ def setup(vm: AppModel) -> list[ft.Control]:
             ft.Row([ft.Icon(ft.Icons.RADIO_BUTTON_CHECKED if choice.selected else ft.Icons.RADIO_BUTTON_OFF,
                             color=ft.Colors.PRIMARY),
                     ft.Column([ft.Text(choice.title, size=17, weight=ft.FontWeight.W_600),
-                               suit_text(choice.description, size=14, weight=ft.FontWeight.NORMAL)],
+                               suit_text(choice.description, size=14, weight=ft.FontWeight.NORMAL, red=p.red_suit)],
                               spacing=2, expand=True)]),
             padding=12, on_click=lambda _e=None, n=choice.name: m.set_preset(n), ident=f"preset-{choice.name}",
             border=ft.Colors.PRIMARY if choice.selected else None))
-    out.append(section(tr("setup.rules"), *presets))
-
-    out.append(section(tr("setup.variants"), *[
-        toggle(sw.label, sw.on, lambda e, name=sw.field: m.switch(name, e.control.value), f"variant-{sw.key}")
-        for sw in m.switches()]))
+    body.append(section(tr("setup.rules"), *presets))
+    body.append(section(tr("setup.variants"), *[
+        toggle(sw.label, sw.on, lambda on, name=sw.field: m.switch(name, on), f"variant-{sw.key}")
+        for sw in m.switches()], spacing=2))
 
     goal_controls = [ft.Row([pill(tr(f"setup.goal.{k}"), f.goal_kind == k, lambda _e=None, k=k: m.set_goal_kind(k),
                                   f"goal-{k}", size=14, expand=True) for k in GOAL_KINDS], spacing=6)]
     if f.goal_kind == "custom":
         goal_controls.append(ft.Row([ft.Text(tr("setup.target"), size=16, expand=True),
                                      stepper(f.target, lambda: m.step_target(-10), lambda: m.step_target(10), "target",
-                                             tr("setup.target"))]))
+                                             tr("setup.target"), step=10, width=64, minimum=10)]))
     elif f.goal_kind == "hands":
         goal_controls.append(ft.Row([ft.Text(tr("setup.hands"), size=16, expand=True),
                                      stepper(f.hands, lambda: m.step_hands(-1), lambda: m.step_hands(1), "hands",
-                                             tr("setup.hands"))]))
+                                             tr("setup.hands"), minimum=1)]))
     goal_controls.append(ft.Text(m.goal_line(), size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-    out.append(section(tr("setup.goal"), *goal_controls))
+    body.append(section(tr("setup.goal"), *goal_controls))
 
     dealer_pills = [pill(d.label, d.selected, lambda _e=None, seat=d.seat: m.set_first_dealer(seat),
                          "dealer-draw" if d.seat is None else f"dealer-{d.seat}", size=15) for d in m.dealers()]
-    out.append(section(tr("setup.first_dealer"), ft.Row(dealer_pills, wrap=True, spacing=6, run_spacing=6)))
+    body.append(section(tr("setup.first_dealer"), ft.Row(dealer_pills, wrap=True, spacing=6, run_spacing=6)))
 
     missing = m.missing_text()
-    out.append(primary(tr("setup.start"), lambda: m.start(), "start-match", icon=ft.Icons.PLAY_ARROW,
-                       disabled=bool(missing)))
-    if missing:
-        out.append(ft.Text(missing, color=ft.Colors.ON_SURFACE_VARIANT, size=14))
-    return out
+    rules_line = suit_text(m.rules_line(), size=14, weight=ft.FontWeight.W_600, color=ft.Colors.ON_SURFACE_VARIANT,
+                           max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, red=p.red_suit)
+    footer = [labelled(ft.Container(rules_line, height=22), "start-rules", m.rules_line()),
+              primary(tr("setup.start"), lambda: m.start(), "start-match", icon=ft.Icons.PLAY_ARROW,
+                      disabled=bool(missing))]
+    status = Status(missing or "")
+    return Frame(tr("setup.title"), body, footer=footer, status=status)

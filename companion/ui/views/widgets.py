@@ -1,4 +1,8 @@
-"""Small building blocks shared by the screens: labelled buttons, pills, cards, suit-coloured text."""
+"""Small building blocks shared by the screens: labelled buttons, pills, cards, steppers, suit-coloured text.
+
+Every tappable thing is at least `TOUCH` × `TOUCH` logical pixels (a test measures them in Chromium).
+Colours that depend on the theme come from the `Palette` the screen passes in.
+"""
 
 from __future__ import annotations
 
@@ -6,25 +10,25 @@ from typing import Any, Callable
 
 import flet as ft
 
-SIDE_COLORS = [ft.Colors.BLUE_700, ft.Colors.DEEP_ORANGE_700, ft.Colors.PURPLE_600, ft.Colors.TEAL_700]
-SIDE_TINTS = [ft.Colors.BLUE_100, ft.Colors.DEEP_ORANGE_100, ft.Colors.PURPLE_100, ft.Colors.TEAL_100]
-RED = ft.Colors.RED_700
+from .palette import Palette
+
 TOUCH = 48
-"""The least height of anything a person taps, in logical pixels."""
+"""The least width and height of anything a person taps, in logical pixels."""
 
 
 def labelled(control: ft.Control, ident: str | None = None, label: str | None = None,
-             value: str | None = None) -> ft.Control:
+             value: str | None = None, live: bool = False) -> ft.Control:
     """Give a control an identifier for tests and a label for screen readers.
 
-    `value` is what the app holds for a text field: the browser tests wait for it to read back
-    what they typed, which proves the app (not only the browser's field) has it.
+    `value` is what the app holds for a text field: the browser tests wait for it to read back what they
+    typed, which proves the app (not only the browser's field) has it. `live` makes screen readers read
+    out changes (the status strip).
     """
-    if ident is None and label is None:
+    if ident is None and label is None and value is None and not live:
         return control
     # The wrapper takes the control's expand, or a Row would no longer share its width out.
     # (Only a truthy expand: Flet turns expand=False into Expanded(flex: 0), which breaks a wrapping Row.)
-    return ft.Semantics(identifier=ident, label=label, value=value, content=control,
+    return ft.Semantics(identifier=ident, label=label, value=value, content=control, live_region=live or None,
                         expand=getattr(control, "expand", None) or None)
 
 
@@ -43,38 +47,54 @@ def secondary(text: str, on_click: Callable | None, ident: str | None = None, ic
     """A less prominent action: an outlined button."""
     button = ft.OutlinedButton(text, icon=icon, on_click=on_click, disabled=disabled, height=TOUCH, expand=expand,
                                style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12),
-                                                    color=ft.Colors.ERROR if danger else None))
+                                                    color=ft.Colors.ERROR if danger else None,
+                                                    padding=ft.Padding.symmetric(horizontal=14)))
     return labelled(button, ident)
 
 
+def icon_button(icon: Any, on_click: Callable | None, tooltip: str, ident: str, disabled: bool = False) -> ft.Control:
+    """An icon action (headers, small actions): 48 × 48."""
+    return labelled(ft.IconButton(icon, on_click=on_click, tooltip=tooltip, width=TOUCH, height=TOUCH,
+                                  disabled=disabled), ident)
+
+
 def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None = None,
-         color: str | None = None, width: int | None = None, label: str | None = None,
-         expand: bool | int = False, auto: bool = False, size: int = 18) -> ft.Control:
-    """A choice: filled with the side's colour when selected, outlined otherwise."""
+         color: str | None = None, on_color: str | None = None, width: int | None = None, label: str | None = None,
+         expand: bool | int = False, auto: bool = False, size: int = 18, flag: bool = False) -> ft.Control:
+    """A choice: filled with `color` when selected (text in `on_color`), outlined otherwise.
+
+    `flag` marks a choice that is wrong with a ⚠ in its text as well as its outline: never colour alone.
+    """
     color = color or ft.Colors.PRIMARY
     style = ft.ButtonStyle(
         shape=ft.RoundedRectangleBorder(radius=12),
-        padding=ft.Padding.symmetric(horizontal=8),
+        padding=ft.Padding.symmetric(horizontal=6),
         text_style=ft.TextStyle(size=size, weight=ft.FontWeight.W_600),
         bgcolor=color if selected else None,
-        color=ft.Colors.WHITE if selected else None,
-        side=ft.BorderSide(2 if selected or auto else 1, color if (selected or auto) else ft.Colors.OUTLINE_VARIANT),
+        color=(on_color or ft.Colors.ON_PRIMARY) if selected else (ft.Colors.ERROR if flag else None),
+        side=ft.BorderSide(3 if flag else (2 if selected or auto else 1),
+                           ft.Colors.ERROR if flag else (color if (selected or auto) else ft.Colors.OUTLINE)),
     )
-    button = ft.OutlinedButton(text, on_click=on_click, style=style, height=TOUCH, width=width, expand=expand)
+    shown = f"⚠ {text}" if flag else text
+    button = ft.OutlinedButton(shown, on_click=on_click, style=style, height=TOUCH, width=width or None,
+                               expand=expand)
     return labelled(button, ident, label)
 
 
-def section(title: str, *controls: ft.Control, note: str | None = None, ident: str | None = None) -> ft.Control:
-    """A titled group on a screen."""
-    head = [suit_text(title, size=16, weight=ft.FontWeight.W_700, color=ft.Colors.ON_SURFACE_VARIANT)]
+def section(title: str, *controls: ft.Control, note: str | None = None, ident: str | None = None,
+            trailing: ft.Control | None = None, spacing: int = 6) -> ft.Control:
+    """A titled group on a screen; `trailing` sits at the right of the title (a small action)."""
+    heading = suit_text(title, size=15, weight=ft.FontWeight.W_700, color=ft.Colors.ON_SURFACE_VARIANT)
+    head: list[ft.Control] = [ft.Row([ft.Container(heading, expand=True), trailing],
+                                     vertical_alignment=ft.CrossAxisAlignment.CENTER)] if trailing else [heading]
     if note:
         head.append(ft.Text(note, size=13, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
-    return labelled(ft.Column(head + list(controls), spacing=8, horizontal_alignment=ft.CrossAxisAlignment.STRETCH),
-                    ident)
+    return labelled(ft.Column(head + list(controls), spacing=spacing,
+                              horizontal_alignment=ft.CrossAxisAlignment.STRETCH), ident)
 
 
 def card(*controls: ft.Control, padding: int = 16, color: str | None = None, on_click: Callable | None = None,
-         ident: str | None = None, border: str | None = None) -> ft.Control:
+         ident: str | None = None, border: str | None = None, label: str | None = None) -> ft.Control:
     """A rounded surface grouping related things."""
     box = ft.Container(
         content=ft.Column(list(controls), spacing=8),
@@ -85,67 +105,73 @@ def card(*controls: ft.Control, padding: int = 16, color: str | None = None, on_
         on_click=on_click,
         ink=on_click is not None,
     )
-    return labelled(box, ident)
+    return labelled(box, ident, label)
 
 
 def problem(text: str, ident: str | None = None) -> ft.Control:
-    """A sentence saying what is wrong, next to the number that is wrong."""
-    return labelled(ft.Row([ft.Icon(ft.Icons.ERROR_OUTLINE, color=ft.Colors.ERROR, size=20),
-                            ft.Text(text, color=ft.Colors.ERROR, size=15, expand=True)],
-                           vertical_alignment=ft.CrossAxisAlignment.START), ident)
+    """A sentence saying what is wrong, next to the number that is wrong (an icon and words, not colour alone)."""
+    return labelled(ft.Row([ft.Icon(ft.Icons.WARNING_AMBER_ROUNDED, color=ft.Colors.ERROR, size=20),
+                            ft.Text(text, color=ft.Colors.ERROR, size=15, expand=True, weight=ft.FontWeight.W_600)],
+                           vertical_alignment=ft.CrossAxisAlignment.START, spacing=6), ident)
 
 
 def suit_text(text: str, size: int = 18, weight: ft.FontWeight = ft.FontWeight.W_600,
-              color: str | None = None) -> ft.Control:
-    """Text in which ♦ and ♥ are red."""
+              color: str | None = None, red: str = "#A91B1B", **kwargs: Any) -> ft.Text:
+    """Text in which ♦ and ♥ are red (`red`: the palette's red for the background it sits on)."""
     if not any(s in text for s in "♦♥"):
-        return ft.Text(text, size=size, weight=weight, color=color)
+        return ft.Text(text, size=size, weight=weight, color=color, **kwargs)
     spans, current = [], ""
     for ch in text:
         if ch in "♦♥":
             if current:
                 spans.append(ft.TextSpan(current))
                 current = ""
-            spans.append(ft.TextSpan(ch, style=ft.TextStyle(color=RED)))
+            spans.append(ft.TextSpan(ch, style=ft.TextStyle(color=red)))
         else:
             current += ch
     if current:
         spans.append(ft.TextSpan(current))
-    return ft.Text(spans=spans, size=size, weight=weight, color=color)
+    return ft.Text(spans=spans, size=size, weight=weight, color=color, **kwargs)
 
 
-def playing_card(rank: str, suit: str, red: bool, holder: int | None, on_click: Callable, label: str,
+def playing_card(p: Palette, rank: str, suit: str, red: bool, holder: int | None, on_click: Callable, label: str,
                  ident: str) -> ft.Control:
     """A real-looking card face (`rank`, `suit` symbol); its border and tint show which side holds it."""
-    ink = RED if red else ft.Colors.BLACK
-    tint = SIDE_TINTS[holder] if holder is not None else ft.Colors.WHITE
-    edge = SIDE_COLORS[holder] if holder is not None else ft.Colors.GREY_400
+    ink = p.card_red if red else p.card_ink
+    tint = p.side_tints[holder] if holder is not None else p.card_face
+    edge = p.sides[holder] if holder is not None else p.outline
     face = ft.Container(
         content=ft.Column([
-            ft.Text(rank, size=20, weight=ft.FontWeight.W_700, color=ink),
-            ft.Text(suit, size=22, color=ink),
+            ft.Text(rank, size=19, weight=ft.FontWeight.W_700, color=ink),
+            ft.Text(suit, size=20, color=ink),
         ], spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER, alignment=ft.MainAxisAlignment.CENTER),
-        width=56, height=76, border_radius=8, bgcolor=tint,
+        width=50, height=64, border_radius=8, bgcolor=tint,
         border=ft.Border.all(3 if holder is not None else 1, edge),
         on_click=on_click, ink=True, alignment=ft.Alignment.CENTER,
     )
     return ft.Semantics(identifier=ident, label=label, button=True, content=face)
 
 
-def toggle(label: str, value: bool, on_change: Callable, ident: str) -> ft.Control:
-    """A setting that is on or off: the words on the left (they may wrap), the switch on the right."""
-    return ft.Row([ft.Text(label, size=16, expand=True),
-                   labelled(ft.Switch(value=value, on_change=on_change), ident, label)],
-                  vertical_alignment=ft.CrossAxisAlignment.CENTER)
+def toggle(label: str, value: bool, on_change: Callable[[bool], Any], ident: str) -> ft.Control:
+    """A setting that is on or off: the whole row (words and switch, at least 48 tall) toggles it."""
+    row = ft.Container(
+        ft.Row([ft.Text(label, size=16, expand=True),
+                ft.Semantics(exclude_semantics=True,
+                             content=ft.Switch(value=value, on_change=lambda e: on_change(e.control.value)))],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+        on_click=lambda _e=None: on_change(not value), ink=True, border_radius=12,
+        padding=ft.Padding.only(left=4, top=4, bottom=4))
+    return ft.Semantics(identifier=ident, label=label, toggled=value, button=True, content=row)
 
 
-def stepper(value: int, on_minus: Callable, on_plus: Callable, ident: str, label: str) -> ft.Control:
-    """A number with − and + buttons."""
+def stepper(value: int, on_minus: Callable, on_plus: Callable, ident: str, label: str, step: int = 1,
+            width: int = 40, minimum: int = 0) -> ft.Control:
+    """A number with − and + buttons (48 × 48 each) that step by `step`."""
     return ft.Row([
-        labelled(ft.IconButton(ft.Icons.REMOVE, on_click=on_minus, tooltip=f"{label} −1", disabled=value <= 0,
-                               width=TOUCH, height=TOUCH), f"{ident}-minus"),
-        labelled(ft.Text(str(value), size=22, weight=ft.FontWeight.W_700, width=36,
+        labelled(ft.IconButton(ft.Icons.REMOVE, on_click=on_minus, tooltip=f"{label} −{step}",
+                               disabled=value <= minimum, width=TOUCH, height=TOUCH), f"{ident}-minus"),
+        labelled(ft.Text(str(value), size=22, weight=ft.FontWeight.W_700, width=width, no_wrap=True,
                          text_align=ft.TextAlign.CENTER), f"{ident}-value", f"{label}: {value}"),
-        labelled(ft.IconButton(ft.Icons.ADD, on_click=on_plus, tooltip=f"{label} +1", width=TOUCH, height=TOUCH),
-                 f"{ident}-plus"),
+        labelled(ft.IconButton(ft.Icons.ADD, on_click=on_plus, tooltip=f"{label} +{step}", width=TOUCH,
+                               height=TOUCH), f"{ident}-plus"),
     ], spacing=0, tight=True)
