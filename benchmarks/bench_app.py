@@ -9,7 +9,10 @@ Debian's Chromium through Playwright on a 390x844 page, as the browser tests do.
 - tap latency: from the tap (the `pointerdown` the browser dispatches, stamped in the page) to the
   changed screen (the first DOM change after which the accessibility tree shows the new value, seen
   by a MutationObserver in the page): on the hand-entry screen, tap `counting-0-12` until
-  `counting-value-1` shows 8; on the scoreboard, tap `xeri-0` until its label says "now N".
+  the other side's counting cards (`counting-side-1`) say 8; on the scoreboard, tap `xeri-0` until its
+  label says "now N".
+- taps and scrolls per hand type: each kind of hand entered from End hand to saved, every tap made without
+  scrolling (a tap fails if its control is outside the window), counting the taps the app saw.
   The wall time seen from Python (click call to the value seen, Playwright's round trips included)
   is printed beside it.
 """
@@ -127,12 +130,62 @@ def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
     counting = ([], [])
     for _ in range(RUNS):
         app.tap("counting-0-5")                 # set the other side to 15 first (not timed)
-        app.see("15 (filled in)")
-        page_ms, wall_ms = timed_tap(app, "counting-0-12", "counting-value-1", "8")
+        app.see("Ben 15 (filled in)")
+        page_ms, wall_ms = timed_tap(app, "counting-0-12", "counting-side-1", "cards: 8 (")
         counting[0].append(page_ms)
         counting[1].append(wall_ms)
-    return {"hand entry: tap counting-0-12 until counting-value-1 shows 8": counting,
+    return {"hand entry: tap counting-0-12 until Ben's counting cards say 8": counting,
             "scoreboard: tap xeri-0 until its label says now N": xeri}
+
+
+HAND_TYPES = [
+    # (what, window, players, taps after End hand)
+    ("2 players, a typical hand", (360, 640), 2, ["most-0", "counting-0-12", "ten-0", "two-1", "save-hand"]),
+    ("2 players, a xeri corrected on the form", (360, 640), 2,
+     ["most-0", "counting-0-12", "ten-0", "two-1", "open-xeris", "xeris-1-plus", "save-hand"]),
+    ("2 players, counted piles", (360, 640), 2,
+     ["toggle-counts", ("cards-0", "30"), "counting-0-12", "ten-0", "two-1", "save-hand"]),
+    ("3 players (greek-online)", (390, 844), 3,
+     ["most-0", "counting-0-6", "counting-1-5", "ten-0", "two-1", "save-hand"]),
+    ("4 players (greek-online)", (390, 844), 4,
+     ["most-0", "counting-0-5", "counting-1-4", "counting-2-3", "ten-0", "two-1", "save-hand"]),
+    ("4 players in 2 teams", (390, 844), "partners", ["most-0", "counting-0-12", "ten-0", "two-1", "save-hand"]),
+]
+
+
+def measure_hand_types(browser, url: str) -> list[tuple[str, str, int, int]]:
+    """(hand type, window, taps the app saw from End hand to saved, scrolls) for each kind of hand."""
+    from tests.e2e.driver import Driver
+
+    rows = []
+    names = ["Anna", "Ben", "Chris", "Dora"]
+    for what, (width, height), players, steps in HAND_TYPES:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        app = Driver(context.new_page(), url)
+        app.open()
+        app.tap("new-match")
+        layout = {2: "two", 3: "three", 4: "four", "partners": "partners"}[players]
+        app.tap(f"layout-{layout}")
+        for i in range(2 if players == 2 else 4 if players in (4, "partners") else 3):
+            type_name(app, f"name-{i}", names[i])
+        app.tap("start-match")
+        app.wait_id("end-hand")
+        app.tap("end-hand", scroll=False)
+        app.wait_id("save-hand")
+        before, scrolls = app.taps, 0
+        for step in steps:
+            ident = step[0] if isinstance(step, tuple) else step
+            if app.box_if_visible(ident) is None:
+                scrolls += 1                         # a person would have to scroll to reach it
+                app._target(ident).scroll_into_view_if_needed()
+            if isinstance(step, tuple):
+                app.type(*step)
+            else:
+                app.tap(step, scroll=False)
+        app.wait_id("end-hand")
+        rows.append((what, f"{width}x{height}", app.taps - before, scrolls))
+        context.close()
+    return rows
 
 
 def main() -> None:
@@ -158,6 +211,7 @@ def main() -> None:
                     app.open()
                     taps = measure_taps(app)
                     context.close()
+                    hand_types = measure_hand_types(browser, server.url)
                 finally:
                     browser.close()
         except Exception:
@@ -182,6 +236,11 @@ def main() -> None:
               f"(runs {', '.join(f'{t:.0f}' for t in page_ms)}; {_median(wall_ms):.0f} ms seen from Python)"
               f"   goal ≤ {TAP_GOAL_MS:.0f} ms {'met' if ok else 'MISSED'}")
     print(f"goals: start-up {'met' if start_ok else 'NOT met'}, tap latency {'met' if taps_ok else 'NOT met'}")
+    print("\ntaps and scrolls per hand, from End hand to saved (every tap made without scrolling; typing a")
+    print("number counts as one tap per character the app saw):")
+    print(f"  {'hand':<42} {'window':>9} {'taps':>5} {'scrolls':>8}")
+    for what, window, count, scrolls in hand_types:
+        print(f"  {what:<42} {window:>9} {count:>5} {scrolls:>8}")
 
 
 if __name__ == "__main__":

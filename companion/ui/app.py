@@ -200,7 +200,12 @@ def layout(vm: AppModel, frame) -> ft.Control:
     if frame.strip:
         bottom.append(strip(vm, frame, p))
     bottom += frame.footer
-    if bottom:
+    if bottom and session.short and frame.footer:
+        # A phone held sideways has little height: the strip and the pinned actions share one row.
+        row = ft.Row([ft.Container(bottom[0], expand=3), ft.Container(ft.Column(bottom[1:], spacing=6), expand=2)],
+                     spacing=8, vertical_alignment=ft.CrossAxisAlignment.END)
+        column.append(ft.Container(row, padding=ft.Padding.only(top=6), key=key + "-bottom"))
+    elif bottom:
         column.append(ft.Container(ft.Column(bottom, spacing=6), padding=ft.Padding.only(top=6), key=key + "-bottom"))
     if TEST_HOOKS:
         column.append(seen_hook(session))

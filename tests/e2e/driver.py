@@ -94,15 +94,31 @@ class Driver:
             self.wait_taps(before, ident)
 
     def visible_box(self, ident: str) -> dict:
-        """The control's box, asserting all of it is inside the window (nothing scrolled)."""
+        """The control's box, asserting all of it is inside the window and nothing covers it (a control
+        scrolled under the pinned bar is in the window but cannot be tapped)."""
+        box = self.box_if_visible(ident)
+        assert box is not None, f"{ident} is not wholly on screen, uncovered, without scrolling"
+        return box
+
+    def box_if_visible(self, ident: str) -> dict | None:
         target = self._target(ident)
         box = target.bounding_box()
         view = self.page.viewport_size
-        assert box is not None, f"{ident} has no box on screen"
+        if box is None:
+            return None
         inside = (box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= view["width"] + 0.5
                   and box["y"] + box["height"] <= view["height"] + 0.5)
-        assert inside, f"{ident} is not wholly on screen without scrolling: {box} in a {view} window"
-        return box
+        # Flutter draws on a canvas: what is under a point is told by the semantics nodes' own boxes, so
+        # ask which identified node's box holds the centre, latest (topmost) last.
+        on_top = self.page.evaluate("""([x, y, ident]) => {
+            const hits = Array.from(document.querySelectorAll('[flt-semantics-identifier]')).filter(n => {
+                const r = n.getBoundingClientRect();
+                return r.width > 0 && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom
+                    && !n.contains(document.querySelector(`[flt-semantics-identifier="${ident}"]`));
+            });
+            return hits.length === 0 || hits.every(n => n.closest(`[flt-semantics-identifier="${ident}"]`));
+        }""", [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, ident])
+        return box if inside and on_top else None
 
     def tappable_boxes(self) -> dict[str, tuple[float, float, float, float]]:
         """Every identified control a person can tap, with its box: to check that nothing moved."""

@@ -1,6 +1,8 @@
-"""`make screenshots`: phone-size screenshots of every screen (and a desktop scoreboard) into docs/screenshots/.
+"""`make screenshots`: screenshots of every screen into docs/screenshots/, through the real app in Chromium.
 
-Drives the real app in Chromium through taps only, on a fresh temporary data folder.
+The whole app at phone size (390x844, light), and the table screens (scoreboard, hand entry, saved hand,
+match over) at 360x640, 390x844 and 768x1024, light and dark, and on a phone held sideways (844x390).
+Taps only, on a fresh temporary data folder for each size.
 """
 
 from __future__ import annotations
@@ -9,12 +11,107 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, HOW_TO, PHONE, AppServer
+from .conftest import CHROMIUM, CHROMIUM_ARGS, HOW_TO, AppServer
 from .driver import Driver
 from .test_flows import enter_hand as enter
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-DESKTOP = {"width": 1280, "height": 800}
+TABLE_SIZES = [(360, 640), (390, 844), (768, 1024), (844, 390)]
+
+
+def table_screens(app: Driver, shot) -> None:
+    """A match to the end: the scoreboard during a hand, the hand entry, a problem, a saved hand, the sheet."""
+    app.tap("new-match")
+    app.type("name-0", "Anna")
+    app.type("name-1", "Ben")
+    app.tap("goal-hands")
+    for _ in range(4):
+        app.tap("hands-minus")                     # 3 hands
+    app.tap("start-match")
+    app.wait_id("end-hand")
+    app.tap("xeri-0")
+    app.tap("jack-xeri-1")
+    shot("scoreboard-during-hand")
+    enter(app, save=False)
+    shot("hand-entry")
+    app.tap("open-xeris")
+    for _ in range(3):
+        app.tap("jack-xeris-0-plus")
+    app.see("jack xeris in one hand")
+    shot("hand-entry-problem")
+    for _ in range(3):
+        app.tap("jack-xeris-0-minus")
+    app.tap("save-hand")
+    app.see("Hand 1 saved")
+    shot("hand-saved")
+    enter(app, most=1, counting=(0, 9), ten=1, two=1)
+    app.tap("hand-0")
+    shot("score-sheet")
+    enter(app, most=0, counting=(0, 14), ten=0, two=0, then="winner")
+    shot("match-over")
+
+
+def whole_app(app: Driver, page, shot) -> None:
+    """Every screen at phone size, numbered as README links them."""
+    app.wait_id("new-match")
+    shot("01-home-empty")
+    app.tap("new-match")
+    app.type("name-0", "Anna")
+    app.type("name-1", "Ben")
+    shot("02-new-match")
+    app.tap("layout-partners")
+    shot("03-new-match-partners")
+    app.tap("layout-two")
+    app.tap("back")
+    table_screens(app, lambda name: shot({"scoreboard-during-hand": "04-scoreboard-during-hand",
+                                          "hand-entry": "05-hand-entry", "hand-entry-problem": "06-hand-entry-problem",
+                                          "hand-saved": "07-hand-saved", "score-sheet": "09-score-sheet",
+                                          "match-over": "11-match-over"}[name]))
+    app.tap("status")                              # the last hand saved, line by line
+    app.wait_id("detail-ok")
+    shot("10-hand-breakdown")
+    app.tap("detail-ok")
+    app.wait_gone("detail-ok")
+    app.tap("match-rules")
+    shot("12-rules")
+    app.tap("back")
+    app.tap("rematch")
+    app.wait_id("end-hand")
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    app.tap("exact-mode")
+    for code in ("AS", "AH", "KD", "10D", "JC", "2C"):
+        app.tap(f"card-{code}")
+    app.tap("card-JC")
+    shot("08-hand-entry-exact")
+    app.tap("exact-mode")
+    app.tap("back")
+    app.tap("back")
+    app.wait_id("open-history")
+    app.tap("open-history")
+    shot("13-history")
+    ident = page.locator('[flt-semantics-identifier^="history-"]').first.get_attribute("flt-semantics-identifier")
+    app.tap(ident)
+    app.wait_id("totals-chart")
+    app.tap("whatif-plain")
+    app.wait_id("whatif-result")
+    shot("14-past-match-what-if")
+    app.tap("back")
+    app.tap("player-Anna")
+    app.wait_id("stat-matches")
+    shot("15-player")
+    app.tap("back")
+    app.tap("back")
+    app.tap("open-settings")
+    app.tap("lang-el")
+    app.see("Γλώσσα")
+    shot("16-settings-greek")
+    app.tap("back")
+    app.tap("continue-match")
+    app.wait_id("end-hand")
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    shot("17-hand-entry-greek")
 
 
 def main() -> int:
@@ -24,107 +121,32 @@ def main() -> int:
     from playwright.sync_api import sync_playwright
 
     OUT.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp:
-        server = AppServer(Path(tmp) / "data").start()
-        try:
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport=PHONE)
-                app = Driver(page, server.url)
-                app.open()
-                shot = lambda name: (app.screenshot(OUT / f"{name}.png"), print(f"docs/screenshots/{name}.png"))
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        runs = [("whole", 390, 844, "light")] + [("table", w, h, scheme) for w, h in TABLE_SIZES
+                                                 for scheme in ("light", "dark")]
+        for kind, width, height, scheme in runs:
+            with tempfile.TemporaryDirectory() as tmp:
+                server = AppServer(Path(tmp) / "data").start()
+                try:
+                    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+                    page = context.new_page()
+                    app = Driver(page, server.url)
+                    app.open()
 
-                app.wait_id("new-match")
-                shot("01-home-empty")
-                app.tap("new-match")
-                app.type("name-0", "Anna")
-                app.type("name-1", "Ben")
-                shot("02-new-match")
-                app.tap("layout-partners")
-                shot("03-new-match-partners")
-                app.tap("layout-two")
-                app.tap("goal-hands")
-                for _ in range(4):
-                    app.tap("hands-minus")
-                app.tap("start-match")
-                app.wait_id("end-hand")
-                app.tap("xeri-0")
-                app.tap("jack-xeri-1")
-                shot("04-scoreboard-during-hand")
-                enter(app, save=False)
-                shot("05-hand-entry")
-                for _ in range(3):
-                    app.tap("jack-xeris-0-plus")
-                app.see("jack xeris in one hand")
-                shot("06-hand-entry-problem")
-                for _ in range(3):
-                    app.tap("jack-xeris-0-minus")
-                app.tap("save-hand")
-                app.wait_id("flash")
-                shot("07-hand-saved-breakdown")
-                app.tap("end-hand")
-                app.wait_id("save-hand")
-                app.tap("exact-mode")
-                for code in ("AS", "AH", "KD", "10D", "JC", "2C"):
-                    app.tap(f"card-{code}")
-                app.tap("card-JC")
-                shot("08-hand-entry-exact")
-                app.tap("exact-mode")
-                app.tap("back")
-                enter(app, most=1, counting=(0, 9), ten=1, two=1)
-                app.tap("hand-0")
-                shot("09-scoreboard-hands")
-                page.set_viewport_size(DESKTOP)
-                app.screenshot(OUT / "10-scoreboard-desktop.png")
-                print("docs/screenshots/10-scoreboard-desktop.png")
-                page.set_viewport_size(PHONE)
-                enter(app, most=0, counting=(0, 14), ten=0, two=0, then="winner")
-                shot("11-match-over")
-                app.tap("match-rules")
-                shot("12-rules")
-                app.tap("back")
-                app.tap("go-home")
-                app.wait_id("open-history")
-                app.tap("open-history")
-                shot("13-history")
-                ident = page.locator('[flt-semantics-identifier^="history-"]').first.get_attribute(
-                    "flt-semantics-identifier")
-                app.tap(ident)
-                app.wait_id("totals-chart")
-                app.tap("whatif-plain")
-                app.wait_id("whatif-result")
-                shot("14-past-match-what-if")
-                app.tap("back")
-                app.tap("player-Anna")
-                app.wait_id("stat-matches")
-                shot("15-player")
-                app.tap("back")
-                app.tap("back")
-                app.tap("open-settings")
-                app.tap("lang-el")
-                app.see("Γλώσσα")
-                shot("16-settings-greek")
-                app.tap("back")
-                app.tap("new-match")
-                app.tap("start-match")
-                app.wait_id("end-hand")
-                app.tap("end-hand")
-                app.wait_id("save-hand")
-                shot("17-hand-entry-greek")
-                app.tap("back")
-                app.tap("xeri-1")
-                app.tap("back")
-                app.tap("open-settings")
-                app.tap("lang-en")
-                app.tap("theme-dark")
-                app.see("Language")
-                app.tap("back")
-                app.tap("continue-match")
-                app.wait_id("end-hand")
-                shot("18-scoreboard-dark")
-                browser.close()
-        finally:
-            server.stop()
+                    def shot(name: str, width=width, height=height, scheme=scheme, kind=kind) -> None:
+                        file = f"{name}.png" if kind == "whole" else f"{width}x{height}-{scheme}-{name}.png"
+                        app.screenshot(OUT / file)
+                        print(f"docs/screenshots/{file}")
+
+                    if kind == "whole":
+                        whole_app(app, page, shot)
+                    else:
+                        table_screens(app, shot)
+                    context.close()
+                finally:
+                    server.stop()
+        browser.close()
     return 0
 
 

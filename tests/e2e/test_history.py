@@ -261,3 +261,21 @@ def test_match_files_from_another_device_are_imported_from_the_history(app, seed
         chooser.value.set_files(str(path))
         app.see(expected)
     wait_rows(app, set(seeded.all) | {record.id})
+
+
+def test_a_player_page_in_greek_says_plurals_and_decimals_as_greek_does(app, seeded):
+    app.tap("open-settings")
+    app.tap("lang-el")
+    app.see("Γλώσσα")
+    app.tap("back")
+    open_history(app, seeded)
+    app.tap("player-Anna")
+    app.wait_id("stat-matches")
+    app.see("1 νίκη · 1 ήττα · 0 ισοπαλίες")         # head to head with Ben: one of each, CLDR plurals
+    points = app.text_of("stat-points")
+    assert "," in points and "." not in points.split(":")[-1], points   # a decimal comma: 22,33
+    from datetime import datetime, timezone
+
+    from companion.i18n.fmt import month_year
+
+    app.see(month_year(datetime.now(timezone.utc).date(), "el"))   # a month's name ("Δεκ 2026"), not "26-12"

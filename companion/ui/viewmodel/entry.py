@@ -89,9 +89,11 @@ class EntryModel(ViewModel):
         self.draft, self.editing, self.based_on, self.stale = None, None, None, None
 
     def on_match_changed(self, record: MatchRecord) -> None:
-        """Another phone changed the match while this form is open: say so where the person looks."""
+        """Another phone changed the match while this form is open: the form says so at once, above its
+        buttons, and offers to discard it or go on from the match as it is now (a save would be refused)."""
         if self.draft is not None and self.session.screen is Screen.ENTRY and record.revision != self.based_on:
-            self.session.say("notice.changed_elsewhere", Tone.PROBLEM)
+            self.stale = record
+            self.session.notice = None
 
     # --- what the screen shows -------------------------------------------------------------------------
     @property
@@ -357,7 +359,7 @@ class EntryModel(ViewModel):
             # match as it is now; the scoreboard behind it is brought up to date.
             self.stale = exc.current
             self.app.table.record = exc.current
-            self.session.say("notice.stale_entry", Tone.PROBLEM)
+            self.session.notice = None      # the strip says it (`stale_line`), above Discard and Reopen
             return True
         return super().recover(exc)
 

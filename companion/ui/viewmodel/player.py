@@ -88,16 +88,19 @@ class PlayerModel(ViewModel):
             Figure("stat-best", tr(side + "best_hand"), str(st.best_hand.points) if st.best_hand else "–"),
             Figure("stat-streak", tr("player.streak"), str(st.longest_streak)),
         ]
-        if st.own_hands:
+        if team and st.own_hands:
             own = [Figure("stat-own-xeris", tr("player.own_xeris"), tr.n("player.own_count", st.own_xeris)),
                    Figure("stat-own-jack-xeris", tr("player.own_jack_xeris"),
                           tr.n("player.own_count", st.own_jack_xeris))]
             figures[6:6] = own
         name = names.get(pid, "?")
-        h2h = tuple((names.get(h.opponent_id, "?"), tr("player.record", w=h.wins, l=h.losses, d=h.draws))
+        def record(w: int, lost: int, d: int) -> str:
+            return " · ".join((tr.n("player.wins", w), tr.n("player.losses", lost), tr.n("player.draws", d)))
+
+        h2h = tuple((names.get(h.opponent_id, "?"), record(h.wins, h.losses, h.draws))
                     for h in head_to_head(scored, pid))
-        partners = tuple((f"{name} & {names.get(p.partner_of(pid), '?')}",
-                          tr("player.record", w=p.wins, l=p.losses, d=p.draws)) for p in partnerships(scored, pid))
+        partners = tuple((f"{name} & {names.get(p.partner_of(pid), '?')}", record(p.wins, p.losses, p.draws))
+                         for p in partnerships(scored, pid))
         months = tuple(wins_per_month(scored, pid))
         labels = tuple(tr.month(date(int(m.month[:4]), int(m.month[5:7]), 1)) for m in months)
         note = tr.n("player.team_note", st.own_hands) if team else None

@@ -143,7 +143,7 @@ class RecordModel(ViewModel):
         current = table.record.id if table.record is not None and table.in_play else None
         record = self.services.table.resume(self.record.id, stop=current)
         self.record = None
-        table.started(record)
+        table.started(record, replaces=current)
 
     @intent
     def ask_delete(self) -> None:

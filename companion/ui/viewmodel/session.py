@@ -117,6 +117,11 @@ class Session:
         return self.theme == "dark" or (self.theme == "system" and self.platform_dark)
 
     @property
+    def short(self) -> bool:
+        """A phone held sideways: too little height for a strip and a button row each."""
+        return self.viewport[1] < 500
+
+    @property
     def wide(self) -> bool:
         """A tablet, a laptop, or a phone held sideways: room for two columns."""
         width, height = self.viewport

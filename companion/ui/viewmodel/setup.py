@@ -201,7 +201,10 @@ class SetupModel(ViewModel):
     def rules_line(self) -> str:
         """The rules and goal the match will be played under (and any variant switched), shown beside Start."""
         f, tr = self.form, self.tr
-        parts = [tr(f"rules.{f.preset}.title"), self.goal_line()]
+        goal = f.goal(f.rules())
+        short = (tr("goal.race_short", target=goal.target, extension=goal.extension) if goal.is_race
+                 else tr.n("goal.hands", goal.hands))
+        parts = [tr(f"rules.{f.preset}.title"), short]
         parts += [sw.label for sw in self.switches() if sw.field in f.variants]
         return " · ".join(parts)
 
@@ -296,5 +299,5 @@ class SetupModel(ViewModel):
         current = table.record.id if table.record is not None else None
         record = self.services.table.start(match, stop=current)
         self.services.library.update_settings(last_rules=f.preset)
-        table.started(record)
+        table.started(record, replaces=current)
         self.session.say("notice.started", dealer=match.seats[first].player)

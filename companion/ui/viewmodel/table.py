@@ -203,7 +203,7 @@ class TableModel(ViewModel):
             self._forget_view()
             if s.screen is Screen.ENTRY:
                 self.app.entry.leave()
-            s.say("notice.rematch_elsewhere")
+            s.say("notice.rematch_elsewhere" if self.services.table.get(replaces).finished else "notice.new_elsewhere")
             return
         if self.record is not None and self.record.id != match_id:
             return
@@ -277,7 +277,10 @@ class TableModel(ViewModel):
 
     @intent
     def ask_undo(self) -> None:
-        self.session.ask("confirm.undo", self.undo_last_hand, n=len(self.match.hands))
+        """Ask before undoing the last hand; the answer undoes the hand the question named, or nothing
+        (another phone may save a hand while the question is open)."""
+        shown = self.record.revision
+        self.session.ask("confirm.undo", lambda: self.undo_last_hand(shown), n=len(self.match.hands))
 
     @intent
     def ask_edit(self, index: int) -> None:
@@ -288,10 +291,11 @@ class TableModel(ViewModel):
         self.session.ask("confirm.abandon", self.abandon)
 
     @intent
-    def undo_last_hand(self) -> None:
+    def undo_last_hand(self, shown=None) -> None:
+        """Undo the last hand of the match as `shown` (a revision; by default the one on screen)."""
         if self.record and self.record.match.hands:
             n = len(self.record.match.hands)
-            self.record = self.services.table.undo_hand(self.record.id, expected=self.record.revision)
+            self.record = self.services.table.undo_hand(self.record.id, expected=shown or self.record.revision)
             self._changed()
             self.flash = self.opened = None
             self.session.say("notice.undone", n=n)
@@ -317,10 +321,11 @@ class TableModel(ViewModel):
         s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None
         s.say("notice.started", dealer=self.match.seats[self.match.first_dealer].player)
 
-    def started(self, record: MatchRecord) -> None:
-        """A new match is in play (from the new-match form, or a match continued from the history)."""
+    def started(self, record: MatchRecord, replaces: str | None = None) -> None:
+        """A new match is in play (from the new-match form, or a match continued from the history), in place
+        of `replaces` (stopped for it): the phones showing that one follow."""
         self.record = record
-        self._changed()
+        self._changed(replaces)
         self._forget_view()
         s = self.session
         s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None

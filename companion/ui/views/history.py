@@ -86,10 +86,10 @@ def totals_chart(vm: AppModel, series, side_names: list[str], height: int = 220)
             for i, line in enumerate(series.sides)]
     if series.target:
         data.append(fch.LineChartData(points=[fch.LineChartDataPoint(x, y) for x, y in enumerate(series.target)],
-                                      color=ft.Colors.RED_400, stroke_width=2, dash_pattern=[6, 4]))
+                                      color=ft.Colors.ERROR, stroke_width=2, dash_pattern=[6, 4]))
     chart = fch.LineChart(data_series=data, height=height, expand=True, **axes(len(series.sides[0]) - 1, top))
     legend = ft.Row([ft.Text(f"● {name}", color=side_colors[i], size=13) for i, name in enumerate(side_names)]
-                    + ([ft.Text(f"- - {tr('chart.target')}", color=ft.Colors.RED_400, size=13)]
+                    + ([ft.Text(f"- - {tr('chart.target')}", color=ft.Colors.ERROR, size=13)]
                        if series.target else []), wrap=True)
     return labelled(ft.Column([ft.Container(chart, height=height, padding=ft.Padding.only(right=12, top=8)), legend]),
                     "totals-chart", tr("chart.totals_label"))

@@ -20,10 +20,10 @@ def scoreboard(vm: AppModel) -> Frame:
     st = table.standing
     p = palette(s.dark)
     wide = s.wide
-    controls: list[ft.Control] = [goal_line(vm, p), side_boxes(vm, p, big=wide)]
+    controls: list[ft.Control] = [goal_line(vm, p), side_boxes(vm, p, big=wide and not s.short)]
     if st.is_over:
         controls += match_over(vm, p)
-        footer = [ft.Row([primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)])]
+        footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)]
     else:
         controls.append(labelled(ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
                                          ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600)]),
@@ -32,23 +32,21 @@ def scoreboard(vm: AppModel) -> Frame:
         footer = [primary(tr("match.end_hand"), lambda: table.end_hand(), "end-hand", icon=ft.Icons.EDIT_NOTE)]
     sheet = score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
                         table.show_breakdown, edit=table.ask_edit)
-    actions = []
-    if table.match.hands:
-        actions.append(secondary(tr("match.undo_hand"), lambda: table.ask_undo(), "undo-hand", icon=ft.Icons.UNDO,
-                                 expand=True))
+    # Undo and Stop sit in the header, where nothing the sheet grows by can move them.
+    header_actions = [icon_button(ft.Icons.UNDO, lambda: table.ask_undo(), tr("match.undo_hand"), "undo-hand",
+                                  disabled=not table.match.hands)]
     if not st.is_over:
-        actions.append(secondary(tr("match.abandon"), lambda: table.ask_abandon(), "abandon-match",
-                                 icon=ft.Icons.CLOSE, expand=True, danger=True))
-    tail = [ft.Row(actions)] if actions else []
+        header_actions.append(icon_button(ft.Icons.CLOSE, lambda: table.ask_abandon(), tr("match.abandon"),
+                                          "abandon-match"))
+    header_actions.append(icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open("current"), tr("nav.rules"),
+                                      "match-rules"))
     saved = table.saved_line()
     status = Status(saved, on_tap=lambda: table.show_saved()) if saved else Status(
         table.taps_line() if not st.is_over else table.goal_line())
-    header_actions = [icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open("current"), tr("nav.rules"),
-                                  "match-rules")]
     if wide:
         return Frame(table.title, controls, footer=footer, status=status, actions=header_actions,
-                     side=sheet + tail)
-    return Frame(table.title, controls + sheet + tail, footer=footer, status=status, actions=header_actions)
+                     side=sheet)
+    return Frame(table.title, controls + sheet, footer=footer, status=status, actions=header_actions)
 
 
 def goal_line(vm: AppModel, p: Palette) -> ft.Control:

@@ -28,8 +28,10 @@ def labelled(control: ft.Control, ident: str | None = None, label: str | None = 
         return control
     # The wrapper takes the control's expand, or a Row would no longer share its width out.
     # (Only a truthy expand: Flet turns expand=False into Expanded(flex: 0), which breaks a wrapping Row.)
+    # Keyed by its identifier: where one control takes another's place (Save becoming Reopen), Flutter's
+    # web semantics would otherwise keep the old identifier on the new control.
     return ft.Semantics(identifier=ident, label=label, value=value, content=control, live_region=live or None,
-                        expand=getattr(control, "expand", None) or None)
+                        expand=getattr(control, "expand", None) or None, key=ident)
 
 
 def primary(text: str, on_click: Callable | None, ident: str | None = None, icon: Any = None,
