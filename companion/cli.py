@@ -10,9 +10,18 @@ from pathlib import Path
 
 from .engine.match import standing
 from .engine.rules import RulesError
-from .formats.matchfile import MatchFileError, loads
+from .formats.matchfile import MAX_FILE_CHARS, MatchFileError, loads
 from .formats.presets import preset, preset_names
 from .formats.sheet import sheet_json, sheet_text
+
+
+def read_match_text(path: str) -> str:
+    """The text of a match file, read no further than the longest match file (a 1 GB file is not loaded)."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_CHARS + 1)
+    if len(data) > MAX_FILE_CHARS:
+        raise MatchFileError(f"the file is larger than {MAX_FILE_CHARS // (1024 * 1024)} MB; no match file is that big")
+    return data.decode("utf-8")
 
 
 def score_command(path: str, as_json: bool, rules: str | None) -> int:
@@ -20,8 +29,7 @@ def score_command(path: str, as_json: bool, rules: str | None) -> int:
     try:
         if rules is not None:
             preset(rules)
-        text = Path(path).read_text(encoding="utf-8")
-        match = loads(text, rules_override=rules)
+        match = loads(read_match_text(path), rules_override=rules)
     except (OSError, UnicodeDecodeError) as exc:
         print(f"{path}: cannot read the file ({exc.strerror if isinstance(exc, OSError) else exc})", file=sys.stderr)
         return 2
@@ -86,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A name or file name that is not text in the terminal's encoding is shown escaped, never a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     if args.command == "score":
         return score_command(args.file, args.json, args.rules)

@@ -125,7 +125,8 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
     _need(doc.get("finished") is None or is_time(doc["finished"]), "'finished' is a time or null")
     _need(isinstance(doc.get("abandoned"), bool), "'abandoned' is true or false")
     try:
-        match = match_from_dict(doc.get("match"))
+        # Matches stored before names were limited in length still open (the score sheet cuts long names).
+        match = match_from_dict(doc.get("match"), limit_names=False)
     except MatchFileError as exc:
         raise DocumentError(str(exc)) from None
     ids = doc.get("player_ids")
