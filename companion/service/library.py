@@ -4,6 +4,7 @@ and exporting match files, known players and settings."""
 from __future__ import annotations
 
 import enum
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -64,6 +65,10 @@ class Library:
         record = self.storage.get(match_id)
         return dumps(record.match, meta={"id": record.id, "created": record.created, "finished": record.finished,
                                          "abandoned": record.abandoned})
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Many imports as one: the storage writes its index and players once, at the end (see `MatchStorage`)."""
+        return self.storage.batch()
 
     def import_match(self, text: str) -> Imported:
         """Store the match in a match file; `MatchFileError` when it cannot be read.
