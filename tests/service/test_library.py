@@ -134,6 +134,7 @@ def test_an_abandoned_match_stays_abandoned_through_export_and_import(store, tmp
 
 
 def test_a_file_whose_id_is_stored_with_other_hands_is_stored_beside_it_and_says_it_differed(store, tmp_path):
+    from companion.formats.archive import import_files
     from companion.service import Arrival
 
     record = played(store, new_match(), 3)
@@ -144,6 +145,9 @@ def test_a_file_whose_id_is_stored_with_other_hands_is_stored_beside_it_and_says
     assert len(store.list_matches()) == 2
     again = books(store).import_match(json.dumps(doc))
     assert again.arrival is Arrival.KNOWN and again.record.id == arrived.record.id
+    doc["hands"] = doc["hands"][:1]
+    report = import_files(books(store), [("shorter.json", json.dumps(doc).encode())])
+    assert (report.imported, report.differed, report.skipped) == (["shorter.json"], ["shorter.json"], [])
 
 
 def test_a_match_file_with_a_byte_order_mark_imports(store):
