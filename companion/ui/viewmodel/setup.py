@@ -219,7 +219,7 @@ class SetupModel(ViewModel):
         return self.tr(missing[0], max=MAX_NAME) if missing else None
 
     # --- intents -------------------------------------------------------------------------------------
-    @intent
+    @intent(writes=True)
     def open(self) -> None:
         """A new match: last time's rules, and the names of the match in play (if any) to start from."""
         self.form = MatchForm()
@@ -286,7 +286,7 @@ class SetupModel(ViewModel):
     def set_first_dealer(self, seat: int | None) -> None:
         self.form.first_dealer = seat
 
-    @intent
+    @intent(writes=True)
     def start(self) -> None:
         f, tr = self.form, self.tr
         missing = f.missing()

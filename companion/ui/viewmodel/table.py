@@ -192,7 +192,7 @@ class TableModel(ViewModel):
         if self.record:
             self.session.go(Screen.MATCH)
 
-    @intent
+    @intent(writes=True)
     def tap(self, seat: int, kind: TapKind | str = TapKind.XERI) -> None:
         """A xeri (or jack xeri) of the player at `seat`, as it happens."""
         if not self.record:
@@ -202,7 +202,7 @@ class TableModel(ViewModel):
         self.flash = None
         self.session.say(f"notice.tap.{TapKind(kind).value}", player=self.match.seats[seat].player)
 
-    @intent
+    @intent(writes=True)
     def undo_tap(self) -> None:
         if self.record and self.record.live.taps:
             last = self.record.live.taps[-1]
@@ -210,7 +210,7 @@ class TableModel(ViewModel):
             self._changed()
             self.session.say(f"notice.untap.{last.kind.value}", player=self.match.seats[last.seat].player)
 
-    @intent
+    @intent(writes=True)
     def end_hand(self) -> None:
         """The hand is over: open the entry, prefilled from the live taps."""
         self._fresh()
@@ -233,19 +233,19 @@ class TableModel(ViewModel):
         if self.flash == shown and self.session.screen is Screen.MATCH:
             self.flash = None
 
-    @intent
+    @intent(writes=True)
     def ask_undo(self) -> None:
         self.session.ask("confirm.undo", self.undo_last_hand, n=len(self.match.hands))
 
-    @intent
+    @intent(writes=True)
     def ask_edit(self, index: int) -> None:
         self.session.ask("confirm.edit", lambda: self.app.entry.open_edit(self.record, index), n=index + 1)
 
-    @intent
+    @intent(writes=True)
     def ask_abandon(self) -> None:
         self.session.ask("confirm.abandon", self.abandon)
 
-    @intent
+    @intent(writes=True)
     def undo_last_hand(self) -> None:
         if self.record and self.record.match.hands:
             n = len(self.record.match.hands)
@@ -254,7 +254,7 @@ class TableModel(ViewModel):
             self.flash = self.opened = None
             self.session.say("notice.undone", n=n)
 
-    @intent
+    @intent(writes=True)
     def abandon(self) -> None:
         if self.record:
             self.services.table.abandon(self.record.id)
@@ -262,7 +262,7 @@ class TableModel(ViewModel):
             self.record = None
             self.session.home()
 
-    @intent
+    @intent(writes=True)
     def rematch(self) -> None:
         """Same sides and rules; the deal moves on from where the last match left it."""
         if not self.record:
