@@ -133,12 +133,17 @@ def side_from_dict(data: Any, where: str, limit_names: bool = True) -> Side:
     return Side(data["name"], tuple(players))
 
 
+def is_plain_text(name: str) -> bool:
+    """False for a name holding a control character or a lone surrogate (see `_NOT_IN_A_NAME`)."""
+    return _NOT_IN_A_NAME.search(name) is None
+
+
 def check_name(name: str, where: str) -> None:
     """Refuse a name longer than `MAX_NAME` characters, or holding control characters or lone surrogates."""
     if len(name) > MAX_NAME:
         raise MatchFileError(f"{where}: the name {shown(name)} has {len(name):,} characters; "
                              f"a name has at most {MAX_NAME}")
-    if _NOT_IN_A_NAME.search(name):
+    if not is_plain_text(name):
         raise MatchFileError(f"{where}: the name {shown(name)} holds a control character or broken text "
                              "(a lone surrogate); write it as plain text")
 

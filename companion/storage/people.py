@@ -30,6 +30,8 @@ def clean_name(name: str) -> str:
     clean = " ".join(str(name).split())
     if not clean:
         raise PlayerError("a player needs a name")
+    if not clean.isprintable() and any(ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in clean):
+        raise PlayerError("a player's name is plain text: no control characters, no broken text")
     return clean
 
 

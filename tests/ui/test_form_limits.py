@@ -54,3 +54,14 @@ def test_a_count_typed_in_other_digits_or_pasted_long_is_not_taken_as_a_number(a
         assert app.entry.save_reason() == "Type the captured cards as whole numbers.", text
     app.entry.type_cards(0, "30")
     assert app.entry.draft.cards.values == [30, 22]
+
+
+def test_a_name_with_a_line_break_or_broken_text_is_said_in_the_form(app):
+    # Found by the fuzz test: a lone surrogate reached the players' file, which could not be written.
+    app.setup.open()
+    app.setup.set_name(1, "Ben")
+    for name in ("Anna\nB", "\ud800", "A\x00"):
+        app.setup.set_name(0, name)
+        app.setup.start()
+        assert app.screen is Screen.SETUP
+        assert app.session.notice.text == "A name is plain text: it cannot hold line breaks or control characters."

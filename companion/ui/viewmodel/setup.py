@@ -9,6 +9,7 @@ from typing import Any
 from ...engine.limits import MAX_NAME, MAX_TARGET
 from ...engine.match import Match, MatchError, Side
 from ...engine.rules import SWITCHES, Goal, RuleSet, RulesError
+from ...formats.matchfile import is_plain_text
 from ...formats.presets import preset, preset_names
 from ...i18n import Translator
 from ...i18n.explain import goal_text
@@ -117,6 +118,8 @@ class MatchForm:
             out.append("setup.missing.names")
         elif any(len(n) > MAX_NAME for n in names + teams):
             out.append("setup.missing.name_long")
+        elif not all(is_plain_text(n) for n in names + teams):
+            out.append("setup.missing.name_text")
         elif (len({" ".join(n.split()).casefold() for n in names}) < len(names)
               or len({" ".join(t.split()).casefold() for t in teams}) < len(teams)):
             out.append("setup.missing.distinct")
