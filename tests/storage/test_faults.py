@@ -4,6 +4,7 @@ Each is a `DiskFault` saying what failed in words; nothing saved before is lost;
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 
 import pytest
@@ -107,3 +108,27 @@ def test_a_match_never_opened_goes_with_its_deleted_folder_and_is_no_longer_list
         store.check_folder()
         assert kept.id not in {m.id for m in store.list_matches()}
         assert len(books(store).matches()) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="permissions do not stop root")
+def test_opening_a_read_only_data_folder_is_a_disk_fault_in_words(tmp_path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    folder.chmod(0o555)
+    try:
+        with pytest.raises(DiskFault, match="could not open the data folder: the data folder cannot be written"):
+            Store(folder)
+    finally:
+        folder.chmod(0o755)
+
+
+def test_a_lock_the_system_refuses_is_a_disk_fault_not_a_traceback(folder, monkeypatch):
+    import filelock
+
+    def refused(self, *args, **kwargs):
+        raise PermissionError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(filelock.FileLock, "acquire", refused)
+    with pytest.raises(DiskFault) as error:
+        Store(folder)
+    assert error.value.fault is Fault.DENIED
