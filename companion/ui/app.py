@@ -14,6 +14,7 @@ import flet as ft
 
 from ..history.cache import HistoryCache
 from ..net.access import TableInfo
+from ..net.server import page_access, watch_access
 from ..service import Services, StorageError
 from .viewmodel import AppModel, Session
 from .views import render
@@ -185,16 +186,8 @@ def page_services(page: ft.Page) -> dict:
     return getattr(page, "_xeri_services", {})
 
 
-def page_access(page: ft.Page):
-    from ..net.server import page_access as access_of
-
-    return access_of(page)
-
-
 def make_main(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None):
     def main(page: ft.Page):
-        from ..net.server import watch_access
-
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
         page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf"}

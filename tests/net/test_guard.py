@@ -3,14 +3,13 @@ and a phone without the table code watches; the server, not the page, refuses wh
 
 from __future__ import annotations
 
-import asyncio
 
 import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 
 from .conftest import LAN, needs_lan
-from .flet_client import Phone, connect
+from .flet_client import Phone, connect, run
 
 pytestmark = pytest.mark.slow
 
@@ -61,7 +60,7 @@ def test_a_websocket_from_another_origin_is_refused(lan_app, origin):
             await connect(lan_app.url(), origin=origin.format(port=lan_app.port) if origin else None)
         assert refused.value.response.status_code == 403
 
-    asyncio.run(attempt())
+    run(attempt())
 
 
 def test_a_websocket_naming_another_host_is_refused_even_from_that_origin(lan_app):
@@ -70,7 +69,7 @@ def test_a_websocket_naming_another_host_is_refused_even_from_that_origin(lan_ap
             await connect(lan_app.url(), origin="http://evil.example", host="evil.example")
         assert refused.value.response.status_code == 403
 
-    asyncio.run(attempt())
+    run(attempt())
 
 
 def test_the_join_link_sets_a_private_cookie_and_leaves_no_code_in_the_address(lan_app):
@@ -103,7 +102,7 @@ def test_a_phone_without_the_code_watches_and_its_taps_are_refused_by_the_server
         finally:
             await phone.close()
 
-    asyncio.run(as_phone())
+    run(as_phone())
 
 
 @needs_lan
@@ -119,7 +118,7 @@ def test_a_phone_that_gave_the_code_keeps_score(lan_app):
         finally:
             await phone.close()
 
-    asyncio.run(as_phone())
+    run(as_phone())
 
 
 def test_the_device_running_the_app_keeps_score_without_a_code(lan_app):
@@ -130,4 +129,4 @@ def test_the_device_running_the_app_keeps_score_without_a_code(lan_app):
         finally:
             await phone.close()
 
-    asyncio.run(on_the_laptop())
+    run(on_the_laptop())

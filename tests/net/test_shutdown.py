@@ -3,7 +3,6 @@ folder), a port in use or a data folder that cannot be used is said in words wit
 
 from __future__ import annotations
 
-import asyncio
 import os
 import shutil
 import socket
@@ -16,7 +15,7 @@ import pytest
 from companion.storage import Store
 
 from .conftest import ROOT, Served, free_port
-from .flet_client import Phone, connect
+from .flet_client import Phone, connect, run
 
 pytestmark = pytest.mark.slow
 
@@ -36,7 +35,7 @@ def test_sigterm_stops_the_app_after_a_bare_websocket_client_came_and_went(start
         phone = await Phone.open(app.url())  # and a real session, still open when the app is stopped
         return phone
 
-    asyncio.run(come_and_go())
+    run(come_and_go())
     started = time.monotonic()
     assert app.stop(timeout=15) == 0
     assert time.monotonic() - started < 10
