@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test bench screenshots clean
+.PHONY: setup run test fuzz bench screenshots clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed, found " + sys.version)'
@@ -22,6 +22,11 @@ run: setup
 ## Every test: engine, storage, view model, and the browser tests when Chromium is there.
 test: setup
 	$(BIN)/python -m pytest
+
+## The fuzz tests, long: random match files and form input, FUZZ_EXAMPLES each (make test runs a few seconds of them).
+FUZZ_EXAMPLES ?= 2000
+fuzz: setup
+	XERI_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -m fuzz -p no:cacheprovider tests/test_fuzz.py
 
 ## Benchmarks: engine speed, storage growth, app start-up and tap latency.
 bench: setup

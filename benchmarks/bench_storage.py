@@ -70,7 +70,7 @@ def main() -> None:
         reopen = time.perf_counter() - started
 
         tables = {name: Services.over(store).table for name, store in stores.items()}
-        ids = {name: tables[name].start(played(Goal(hands=10_000), HANDS)).id for name in stores}
+        ids = {name: tables[name].start(played(Goal(hands=1_000), HANDS)).id for name in stores}
         saves: dict[str, list[float]] = {name: [] for name in stores}
         taps: dict[str, list[float]] = {name: [] for name in stores}
         for n in range(HANDS, HANDS + SAVES):

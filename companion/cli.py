@@ -10,9 +10,18 @@ from pathlib import Path
 
 from .engine.match import standing
 from .engine.rules import RulesError
-from .formats.matchfile import MatchFileError, loads
+from .formats.matchfile import MAX_FILE_CHARS, MatchFileError, loads
 from .formats.presets import preset, preset_names
 from .formats.sheet import sheet_json, sheet_text
+
+
+def read_match_text(path: str) -> str:
+    """The text of a match file, read no further than the longest match file (a 1 GB file is not loaded)."""
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_CHARS + 1)
+    if len(data) > MAX_FILE_CHARS:
+        raise MatchFileError(f"the file is larger than {MAX_FILE_CHARS // (1024 * 1024)} MB; no match file is that big")
+    return data.decode("utf-8")
 
 
 def score_command(path: str, as_json: bool, rules: str | None) -> int:
@@ -20,8 +29,7 @@ def score_command(path: str, as_json: bool, rules: str | None) -> int:
     try:
         if rules is not None:
             preset(rules)
-        text = Path(path).read_text(encoding="utf-8")
-        match = loads(text, rules_override=rules)
+        match = loads(read_match_text(path), rules_override=rules)
     except (OSError, UnicodeDecodeError) as exc:
         print(f"{path}: cannot read the file ({exc.strerror if isinstance(exc, OSError) else exc})", file=sys.stderr)
         return 2
@@ -39,28 +47,42 @@ def score_command(path: str, as_json: bool, rules: str | None) -> int:
 def store_command(command: str, paths: list[str], out: str | None) -> int:
     """`export` (all history as one zip) and `import` (match files or such zips), on the app's data folder."""
     from .formats.archive import export_archive, import_paths
-    from .service import Services, StoreLocked
+    from .service import DiskFault, Services, StorageError
     from .storage import Store
 
     try:
         store = Store()
-    except StoreLocked as exc:
+    except StorageError as exc:  # held by another app, or a folder the disk refuses
         print(exc, file=sys.stderr)
         return 2
     with store:
         library = Services.over(store).library
         if command == "export":
-            path = export_archive(library, Path(out) if out else store.folder / "exports")
+            try:
+                path = export_archive(library, Path(out) if out else store.folder / "exports")
+            except OSError as exc:
+                print(DiskFault("write the export", Path(out) if out else store.folder, exc), file=sys.stderr)
+                return 2
+            except StorageError as exc:
+                print(f"could not export: {exc}", file=sys.stderr)
+                return 2
             print(f"exported {len(library.matches())} matches to {path}")
             return 0
         report = import_paths(library, [Path(p) for p in paths])
         for name in report.imported:
-            print(f"imported {name}")
+            if name in report.differed:
+                print(f"imported {name} as a new match: a stored match has its id but other hands")
+            else:
+                print(f"imported {name}")
         for name in report.skipped:
             print(f"already stored, skipped {name}")
         for name, why in report.failed:
             print(f"could not import {name}: {why}", file=sys.stderr)
-        return 2 if report.failed else 0
+        if report.stopped is not None:
+            if not isinstance(report.stopped, StorageError):
+                raise report.stopped
+            print(f"the import stopped: {report.stopped}", file=sys.stderr)
+        return 2 if report.failed or report.stopped is not None else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -86,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A name or file name that is not text in the terminal's encoding is shown escaped, never a traceback.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     if args.command == "score":
         return score_command(args.file, args.json, args.rules)

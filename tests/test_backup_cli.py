@@ -59,3 +59,24 @@ def test_a_broken_file_is_reported_and_the_rest_is_imported(tmp_path):
     out = run(tmp_path / "data", "import", str(good), str(bad))
     assert out.returncode == 2
     assert "imported good.json" in out.stdout and "could not import bad.json" in out.stderr
+
+
+def test_a_data_folder_that_cannot_be_made_gives_exit_2_and_a_message_not_a_traceback(tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    out = run(tmp_path / "a-file" / "data", "import", str(ROOT / "data" / "examples" / "classic-151.json"))
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.startswith("could not open the data folder: the data folder is not there any more")
+
+
+def test_a_match_whose_id_is_stored_with_other_hands_is_imported_as_a_new_match_and_said_so(tmp_path):
+    with Store(tmp_path / "data") as store:
+        match_id = finished_match(store, "Anna", "Ben")
+        from tests.play import books
+
+        doc = json.loads(books(store).export_match(match_id))
+    doc["hands"][0]["xeris"] = [0, 0]
+    other = tmp_path / "edited.json"
+    other.write_text(json.dumps(doc), encoding="utf-8")
+    out = run(tmp_path / "data", "import", str(other))
+    assert out.returncode == 0
+    assert out.stdout == "imported edited.json as a new match: a stored match has its id but other hands\n"

@@ -116,3 +116,12 @@ def test_engine_modules_import_no_os_time_or_random():
     forbidden = {"os", "time", "random", "flet", "tinydb"}
     for mod, found in modules("companion.engine").items():
         assert not {imp.split(".")[0] for imp in found} & forbidden, mod
+
+
+def test_the_network_layer_imports_nothing_of_the_app_and_access_only_the_standard_library():
+    assert offenders("companion.net", ("companion.engine", "companion.storage", "companion.service",
+                                       "companion.formats", "companion.history", "companion.ui", "tinydb")) == []
+    # The view models read the access levels: that module must stay as light as they are.
+    found = modules("companion.net.access")["companion.net.access"]
+    assert sorted(imp for imp in found if imp.split(".")[0] not in sys.stdlib_module_names
+                  and imp.split(".")[0] != "__future__") == []

@@ -5,6 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from .limits import shown
+
 
 class Suit(enum.Enum):
     """A suit, valued by its one-letter code."""
@@ -99,18 +101,18 @@ class Card:
 
 def parse_card(text: str) -> Card:
     """Parse a card code such as `10D`, `2C`, `JS`, `10♦` (case and spaces ignored)."""
-    s = str(text).strip().upper()
+    s = text.strip().upper() if isinstance(text, str) and len(text) <= 8 else ""
     if len(s) < 2 or s[-1] not in _SUIT_BY_TEXT or s[:-1] not in _RANK_BY_TEXT:
-        raise CardError(f"{text!r} is not a card: write a rank (A K Q J 10 9 … 2) and a suit (C D H S or ♣ ♦ ♥ ♠)")
+        raise CardError(f"{shown(text)} is not a card: write a rank (A K Q J 10 9 … 2) and a suit (C D H S or ♣ ♦ ♥ ♠)")
     # The deck's own card: equal cards that are also identical compare without a call.
     return _DECK_CARDS[_RANK_BY_TEXT[s[:-1]], _SUIT_BY_TEXT[s[-1]]]
 
 
 def parse_rank(text: str) -> Rank:
     """Parse a rank code such as `A`, `10`, `J`."""
-    s = str(text).strip().upper()
+    s = text.strip().upper() if isinstance(text, str) and len(text) <= 8 else ""
     if s not in _RANK_BY_TEXT:
-        raise CardError(f"{text!r} is not a rank: use A K Q J 10 9 8 7 6 5 4 3 2")
+        raise CardError(f"{shown(text)} is not a rank: use A K Q J 10 9 8 7 6 5 4 3 2")
     return _RANK_BY_TEXT[s]
 
 

@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Sequence
 
+from .limits import shown
+
 
 class TapKind(enum.StrEnum):
     """What a live tap records."""
@@ -27,7 +29,7 @@ class Tap:
         try:
             object.__setattr__(self, "kind", TapKind(self.kind))
         except ValueError:
-            raise ValueError(f"a tap is a xeri or a jack_xeri, not {self.kind!r}") from None
+            raise ValueError(f"a tap is a xeri or a jack_xeri, not {shown(self.kind)}") from None
 
 
 @dataclass(frozen=True)

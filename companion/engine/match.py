@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, replace
 
 from .entry import HandEntry
+from .limits import MAX_HANDS
 from .rules import Direction, Goal, RuleSet
 from .scoring import HandScore, score_hand
 from .tally import unique_leader
@@ -89,6 +90,8 @@ class Match:
                 raise MatchError(f"the partnership {side.name!r} needs two players")
             if not self.rules.partnerships and side.players:
                 raise MatchError(f"{side.name!r} is a single player in {self.rules.name} rules, not a partnership")
+        if len(self.hands) > MAX_HANDS:
+            raise MatchError(f"a match holds at most {MAX_HANDS:,} hands, not {len(self.hands):,}")
         if not 0 <= self.first_dealer < len(self.seats):
             raise MatchError(f"there is no seat {self.first_dealer} to deal first; seats are 0 to {len(self.seats) - 1}")
 

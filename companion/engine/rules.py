@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from .cards import DECK, Card, Rank, TEN_OF_DIAMONDS, parse_card, parse_rank
+from .limits import MAX_HANDS, MAX_POINTS, MAX_STEP, MAX_TARGET, is_whole, shown, within
 
 
 class Direction(enum.Enum):
@@ -36,15 +37,28 @@ class Goal:
     def __post_init__(self) -> None:
         if (self.target is None) == (self.hands is None):
             raise RulesError("a goal is either a target (with its extension) or a number of hands")
-        if self.hands is not None and self.hands < 1:
-            raise RulesError(f"a match of {self.hands} hands cannot be played: agree on 1 or more")
+        for key in ("target", "extension", "hands"):
+            value = getattr(self, key)
+            if value is not None and not is_whole(value):
+                raise RulesError(f"the goal's {key} must be a whole number, not {shown(value)}")
+        if self.hands is not None:
+            if self.hands < 1:
+                raise RulesError(f"a match of {self.hands} hands cannot be played: agree on 1 or more")
+            if self.hands > MAX_HANDS:
+                raise RulesError(f"a match of {shown(self.hands)} hands cannot be played: agree on at most {MAX_HANDS:,}")
         if self.target is not None:
             if self.target < 1:
                 raise RulesError(f"a target of {self.target} points cannot be played")
+            if self.target > MAX_TARGET:
+                raise RulesError(f"a target of {shown(self.target)} points is more than a match is played to "
+                                 f"(at most {MAX_TARGET:,})")
             if self.extension is None:
                 object.__setattr__(self, "extension", self.target + 100)
             if self.extension <= self.target:
-                raise RulesError(f"the extension ({self.extension}) must be above the target ({self.target})")
+                raise RulesError(f"the extension ({shown(self.extension)}) must be above the target ({self.target})")
+            if self.extension - self.target > MAX_STEP:
+                raise RulesError(f"the extension ({shown(self.extension)}) may be at most {MAX_STEP:,} above the "
+                                 f"target ({self.target})")
 
     @property
     def is_race(self) -> bool:
@@ -63,10 +77,10 @@ class Goal:
             raise RulesError("a goal is an object such as {\"target\": 151, \"extension\": 251} or {\"hands\": 11}")
         unknown = set(data) - {"target", "extension", "hands"}
         if unknown:
-            raise RulesError(f"a goal has no field {sorted(unknown)[0]!r}")
+            raise RulesError(f"a goal has no field {shown(sorted(unknown)[0])}")
         for key, value in data.items():
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise RulesError(f"the goal's {key} must be a whole number, not {value!r}")
+            if value is not None and not is_whole(value):
+                raise RulesError(f"the goal's {key} must be a whole number, not {shown(value)}")
         return cls(target=data.get("target"), extension=data.get("extension"), hands=data.get("hands"))
 
     def to_dict(self) -> dict[str, int]:
@@ -116,17 +130,23 @@ class RuleSet:
     def __post_init__(self) -> None:
         object.__setattr__(self, "rank_points", _frozen(self.rank_points))
         object.__setattr__(self, "players", tuple(self.players))
+        # Bounded, so that no sum, line or message of the scoring grows with what a file says.
         for what, value in (("ten_of_diamonds_points", self.ten_of_diamonds_points),
                             ("two_points", self.two_points), ("majority_points", self.majority_points),
                             ("xeri_points", self.xeri_points), ("jack_xeri_points", self.jack_xeri_points)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise RulesError(f"{what} must be a whole number of points, 0 or more, not {value!r}")
-        if any(not isinstance(v, int) or v < 0 for v in self.rank_points.values()):
-            raise RulesError("rank points must be whole numbers, 0 or more")
-        if self.two.rank is not Rank.TWO:
-            raise RulesError(f"the special two must be a two, not {self.two.code}")
-        if not self.players or any(n not in (2, 3, 4) for n in self.players):
-            raise RulesError(f"Xeri is played by 2, 3 or 4 players, not {self.players}")
+            if not within(value, 0, MAX_POINTS):
+                raise RulesError(f"{what} must be a whole number of points from 0 to {MAX_POINTS}, not {shown(value)}")
+        for rank, value in self.rank_points.items():
+            if not isinstance(rank, Rank):
+                raise RulesError(f"rank points are given for ranks (A K Q J 10 … 2), not {shown(rank)}")
+            if not within(value, 0, MAX_POINTS):
+                raise RulesError(f"rank points must be whole numbers from 0 to {MAX_POINTS}, not {shown(value)} "
+                                 f"for {rank.value}")
+        if not isinstance(self.two, Card) or self.two.rank is not Rank.TWO:
+            raise RulesError(f"the special two must be a two, not {getattr(self.two, 'code', shown(self.two))}")
+        if (not self.players or any(not is_whole(n) or n not in (2, 3, 4) for n in self.players)
+                or len(set(self.players)) != len(self.players)):
+            raise RulesError(f"Xeri is played by 2, 3 or 4 players, each listed once, not {shown(list(self.players))}")
         if self.partnerships and self.players != (4,):
             raise RulesError("partnerships are played by exactly four players")
 
@@ -241,7 +261,7 @@ class RuleSet:
             raise RulesError("a rule set is a JSON object")
         unknown = set(data) - set(FIELD_BY_NAME)
         if unknown:
-            raise RulesError(f"rule sets have no setting {sorted(unknown)[0]!r}")
+            raise RulesError(f"rule sets have no setting {shown(sorted(unknown, key=str)[0])}")
         try:
             return cls(**{key: FIELD_BY_NAME[key].load(value) for key, value in data.items()})
         except RulesError:
@@ -255,13 +275,25 @@ class RuleSet:
 def _flag(name: str) -> Callable[[Any], bool]:
     def load(value: Any) -> bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{name} is true or false, not {value!r}")
+            raise RulesError(f"{name} is true or false, not {shown(value)}")
         return value
     return load
 
 
 def _same(value: Any) -> Any:
     return value
+
+
+def _players(value: Any) -> tuple:
+    if not isinstance(value, (list, tuple)):
+        raise RulesError(f"players is a list of table sizes such as [2] or [2, 3, 4], not {shown(value)}")
+    return tuple(value)
+
+
+def _rank_points(value: Any) -> dict[Rank, Any]:
+    if not isinstance(value, Mapping):
+        raise RulesError(f"rank_points is an object such as {{\"A\": 1, \"K\": 1}}, not {shown(value)}")
+    return {parse_rank(k): n for k, n in value.items()}
 
 
 @dataclass(frozen=True)
@@ -301,8 +333,7 @@ class RuleField:
 
 FIELDS: tuple[RuleField, ...] = (
     RuleField("name"),
-    RuleField("rank_points", dump=lambda v: {r.value: v[r] for r in Rank if r in v},
-              load=lambda v: {parse_rank(k): n for k, n in dict(v).items()}),
+    RuleField("rank_points", dump=lambda v: {r.value: v[r] for r in Rank if r in v}, load=_rank_points),
     RuleField("ten_of_diamonds_points"),
     RuleField("two", dump=lambda c: c.code, load=parse_card, switch=Switch("two_spades", on="2S", off="2C")),
     RuleField("two_points"),
@@ -310,7 +341,7 @@ FIELDS: tuple[RuleField, ...] = (
     RuleField("xeri_points"),
     RuleField("jack_xeri_points", switch=Switch("jack25", on=25, off=20)),
     RuleField("jack_xeri_on_any", load=_flag("jack_xeri_on_any"), switch=Switch("jack_any", on=True, off=False)),
-    RuleField("players", dump=list, load=tuple),
+    RuleField("players", dump=list, load=_players),
     RuleField("partnerships", load=_flag("partnerships")),
     RuleField("direction", dump=lambda d: d.value, load=Direction,
               switch=Switch("anticlockwise", on="anticlockwise", off="clockwise", min_seats=3)),

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any, Mapping
 
-from ..engine.cards import CardError, parse_card
+from ..engine.cards import DECK_SIZE, CardError, parse_card
 from ..engine.entry import HandEntry, InvalidHand, Problem
+from ..engine.limits import MAX_HANDS, MAX_NAME, is_whole, shown
 from ..engine.match import Match, MatchError, MatchOver, Side, standing
 from ..engine.rules import Goal, RulesError
 from ..engine.scoring import score_hand
@@ -18,6 +20,13 @@ FORMAT = "xeri-match"
 VERSION = 1
 HAND_KEYS = {"cards", "most_cards", "counting", "xeris", "jack_xeris", "ten_of_diamonds", "two", "held"}
 TOP_KEYS = {"format", "version", "rules", "sides", "goal", "first_dealer", "hands", "meta"}
+MAX_FILE_CHARS = 4 * 1024 * 1024
+"""The longest match file read: 1,000 hands card by card take about 600 KB, so no real file comes near."""
+MAX_DIGITS = 15
+"""The longest number a match file may write: no count, point value or target has more than 5 digits."""
+_NOT_IN_A_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+"""Control characters, which would break the score sheet's lines, and lone surrogates (JSON can write
+"\\ud800"), which are not text: no UTF-8 output can print them."""
 
 
 class MatchFileError(ValueError):
@@ -34,7 +43,18 @@ class MatchFileError(ValueError):
 def _per_side(value: Any, key: str, where: str) -> tuple:
     if not isinstance(value, list):
         raise MatchFileError(f"{where}: {key!r} is a list with one number per side")
+    for i, number in enumerate(value):
+        # Small numbers out of place get the engine's sentence; a number no pile can hold is stopped here.
+        if is_whole(number) and abs(number) > DECK_SIZE:
+            raise MatchFileError(f"{where}: {key!r} of side {i + 1} is {shown(number)}, more than the "
+                                 f"{DECK_SIZE} cards of a deck")
     return tuple(value)
+
+
+def _side_index(value: Any, key: str, where: str) -> Any:
+    if is_whole(value) and abs(value) > DECK_SIZE:
+        raise MatchFileError(f"{where}: {key!r} is {shown(value)}, which is no side")
+    return value
 
 
 def hand_from_dict(data: Any, where: str = "hand") -> HandEntry:
@@ -59,7 +79,8 @@ def hand_from_dict(data: Any, where: str = "hand") -> HandEntry:
         raise MatchFileError(f"{where} needs {missing!r} (or 'held' in exact mode)")
     held = None
     if exact:
-        if not isinstance(data["held"], list) or not all(isinstance(s, list) for s in data["held"]):
+        if (not isinstance(data["held"], list) or not all(isinstance(s, list) for s in data["held"])
+                or len(data["held"]) > 4 or any(len(s) > DECK_SIZE for s in data["held"])):
             raise MatchFileError(f"{where}: 'held' is a list of card lists, one per side")
         try:
             held = tuple(tuple(parse_card(c) for c in side) for side in data["held"])
@@ -69,10 +90,10 @@ def hand_from_dict(data: Any, where: str = "hand") -> HandEntry:
         xeris=_per_side(data["xeris"], "xeris", where),
         jack_xeris=_per_side(data["jack_xeris"], "jack_xeris", where),
         cards=_per_side(data["cards"], "cards", where) if "cards" in data else None,
-        most_cards=data.get("most_cards"),
+        most_cards=_side_index(data.get("most_cards"), "most_cards", where),
         counting=_per_side(data["counting"], "counting", where) if not exact else None,
-        ten_of_diamonds=data.get("ten_of_diamonds"),
-        two=data.get("two"),
+        ten_of_diamonds=_side_index(data.get("ten_of_diamonds"), "ten_of_diamonds", where),
+        two=_side_index(data.get("two"), "two", where),
         held=held,
     )
 
@@ -96,31 +117,71 @@ def hand_to_dict(entry: HandEntry) -> dict[str, Any]:
     return out
 
 
-def side_from_dict(data: Any, where: str) -> Side:
+def side_from_dict(data: Any, where: str, limit_names: bool = True) -> Side:
+    """A side from its JSON form; with `limit_names`, every name is checked (see `check_name`)."""
     if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
         raise MatchFileError(f"{where} is an object with a 'name'")
     unknown = set(data) - {"name", "players"}
     if unknown:
-        raise MatchFileError(f"{where} has no field {sorted(unknown)[0]!r}")
+        raise MatchFileError(f"{where} has no field {shown(sorted(unknown)[0])}")
     players = data.get("players", [])
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise MatchFileError(f"{where}: 'players' is a list of names")
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) > 2:
+        raise MatchFileError(f"{where}: 'players' is a list of names (the two partners)")
+    if limit_names:
+        for name in (data["name"], *players):
+            check_name(name, where)
     return Side(data["name"], tuple(players))
+
+
+def is_plain_text(name: str) -> bool:
+    """False for a name holding a control character or a lone surrogate (see `_NOT_IN_A_NAME`)."""
+    return _NOT_IN_A_NAME.search(name) is None
+
+
+def check_name(name: str, where: str) -> None:
+    """Refuse a name longer than `MAX_NAME` characters, or holding control characters or lone surrogates."""
+    if len(name) > MAX_NAME:
+        raise MatchFileError(f"{where}: the name {shown(name)} has {len(name):,} characters; "
+                             f"a name has at most {MAX_NAME}")
+    if not is_plain_text(name):
+        raise MatchFileError(f"{where}: the name {shown(name)} holds a control character or broken text "
+                             "(a lone surrogate); write it as plain text")
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: case and runs of spaces do not count (as for stored players)."""
+    return " ".join(name.split()).casefold()
+
+
+def _check_distinct(sides: tuple[Side, ...]) -> None:
+    """Two sides, or two players, of one name would be one player in the history: refuse them."""
+    for what, names in (("sides", [s.name for s in sides]), ("players", [p for s in sides for p in s.players])):
+        seen: set[str] = set()
+        for name in names:
+            if name_key(name) in seen:
+                raise MatchFileError(f"two {what} are both called {shown(name)}: every {what[:-1]} needs "
+                                     "a different name")
+            seen.add(name_key(name))
 
 
 def side_to_dict(side: Side) -> dict[str, Any]:
     return {"name": side.name, "players": list(side.players)} if side.players else {"name": side.name}
 
 
-def match_from_dict(doc: Any, rules_override: str | None = None) -> Match:
-    """A match from its document; every hand is checked, and the first impossible one is reported."""
+def match_from_dict(doc: Any, rules_override: str | None = None, *, limit_names: bool = True) -> Match:
+    """A match from its document; every hand is checked, and the first impossible one is reported.
+
+    `limit_names=False` reads a document this app stored before names were limited in length and kept
+    apart (see `check_name`): such a match still opens. Files from outside are always checked.
+    """
     if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
         raise MatchFileError(f'this is not a Xeri match file (it needs "format": "{FORMAT}")')
-    if doc.get("version") != VERSION:
-        raise MatchFileError(f"match file version {doc.get('version')!r} is not known; this app reads version {VERSION}")
+    version = doc.get("version")
+    if type(version) is not int or version != VERSION:  # true and 1.0 equal 1 in Python, but are not 1
+        raise MatchFileError(f"match file version {shown(version)} is not known; this app reads version {VERSION}")
     unknown = set(doc) - TOP_KEYS
     if unknown:
-        raise MatchFileError(f"match files have no field {sorted(unknown)[0]!r}")
+        raise MatchFileError(f"match files have no field {shown(sorted(unknown)[0])}")
     try:
         rules = resolve_rules(rules_override if rules_override is not None else doc.get("rules", "classic"))
         if rules_override is not None and not isinstance(doc.get("rules", "classic"), str):
@@ -129,7 +190,11 @@ def match_from_dict(doc: Any, rules_override: str | None = None) -> Match:
         sides_doc = doc.get("sides")
         if not isinstance(sides_doc, list):
             raise MatchFileError("'sides' is a list of sides")
-        sides = tuple(side_from_dict(s, f"side {i + 1}") for i, s in enumerate(sides_doc))
+        if len(sides_doc) > 4:
+            raise MatchFileError(f"'sides' lists {len(sides_doc):,} sides; Xeri is played by 2, 3 or 4")
+        sides = tuple(side_from_dict(s, f"side {i + 1}", limit_names) for i, s in enumerate(sides_doc))
+        if limit_names:
+            _check_distinct(sides)
         goal = Goal.from_dict(doc["goal"]) if doc.get("goal") is not None else rules.goal
         first = doc.get("first_dealer", 0)
         if not isinstance(first, int) or isinstance(first, bool):
@@ -140,6 +205,8 @@ def match_from_dict(doc: Any, rules_override: str | None = None) -> Match:
     hands_doc = doc.get("hands", [])
     if not isinstance(hands_doc, list):
         raise MatchFileError("'hands' is a list of hands")
+    if len(hands_doc) > MAX_HANDS:
+        raise MatchFileError(f"the file holds {len(hands_doc):,} hands; a match holds at most {MAX_HANDS:,}")
     names = [s.name for s in sides]
     hands = []
     for i, h in enumerate(hands_doc):
@@ -178,13 +245,58 @@ def match_to_dict(match: Match, meta: Mapping[str, Any] | None = None) -> dict[s
     return doc
 
 
-def loads(text: str, rules_override: str | None = None) -> Match:
-    """A match from the text of a match file."""
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each given once: JSON readers differ on which of two wins, so a
+    second `"cards"` could hide the first from one reader and not another."""
+    doc: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in doc:
+            raise MatchFileError(f"the key {shown(key)} is given twice in one object; give each key once")
+        doc[key] = value
+    return doc
+
+
+class LongNumber:
+    """A number in a file too long to be anything a match holds, kept as its length only: turning it
+    into an int takes time growing with its digits (Python refuses past 4,300). It is no whole number,
+    so the check of the field that holds it refuses it, naming the field."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits:,} digits"
+
+
+def _short_int(text: str) -> int | LongNumber:
+    digits = len(text.lstrip("-"))
+    return LongNumber(digits) if digits > MAX_DIGITS else int(text)
+
+
+def parse(text: str) -> Any:
+    """The JSON document in the text of a match file; `MatchFileError` when it is not one.
+
+    A UTF-8 byte-order mark (some editors write one) is skipped. Refused: text longer than any match file,
+    keys given twice, and JSON nested deeper than Python can read. A number longer than any a match holds
+    is kept as a `LongNumber`, which the check of its field refuses.
+    """
+    if len(text) > MAX_FILE_CHARS:
+        raise MatchFileError(f"the file is {len(text):,} characters long; no match file is longer than "
+                             f"{MAX_FILE_CHARS:,}")
+    text = text.removeprefix("\ufeff")
     try:
-        doc = json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_short_int)
     except json.JSONDecodeError as exc:
         raise MatchFileError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    return match_from_dict(doc, rules_override)
+    except RecursionError:
+        raise MatchFileError("the JSON is nested too deeply to be a match file") from None
+
+
+def loads(text: str, rules_override: str | None = None) -> Match:
+    """A match from the text of a match file."""
+    return match_from_dict(parse(text), rules_override)
 
 
 def dumps(match: Match, meta: Mapping[str, Any] | None = None) -> str:

@@ -6,6 +6,7 @@ import json
 from functools import lru_cache
 from typing import Any, Mapping
 
+from ..engine.limits import shown
 from ..engine.rules import RuleSet, RulesError
 from ..resources import DATA_DIR
 
@@ -23,10 +24,10 @@ def preset_names() -> tuple[str, ...]:
 @lru_cache(maxsize=None)
 def preset(name: str) -> RuleSet:
     """The preset called `name`; `RulesError` names the known ones when there is none."""
-    path = RULES_DIR / f"{name}.json"
-    if not name or "/" in name or not path.is_file():
-        raise RulesError(f"there are no {name!r} rules; known rule sets: {', '.join(preset_names())}")
-    return RuleSet.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    # Only the shipped names reach the file system: a name from a file may be anything (a path, a NUL).
+    if not isinstance(name, str) or name not in preset_names():
+        raise RulesError(f"there are no {shown(name)} rules; known rule sets: {', '.join(preset_names())}")
+    return RuleSet.from_dict(json.loads((RULES_DIR / f"{name}.json").read_text(encoding="utf-8")))
 
 
 def resolve_rules(spec: str | Mapping[str, Any]) -> RuleSet:
@@ -46,6 +47,6 @@ def rules_spec(rules: RuleSet) -> str | dict[str, Any]:
     try:
         base = preset(rules.name)
     except RulesError:
-        raise RulesError(f"rules must start from a known preset, not {rules.name!r}") from None
+        raise RulesError(f"rules must start from a known preset, not {shown(rules.name)}") from None
     overrides = rules.overrides_from(base)
     return {"preset": rules.name, **overrides} if overrides else rules.name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..engine.limits import MAX_NAME, cut
 from ..engine.match import Match, Standing, standing
 from ..engine.scoring import ITEMS
 from ..i18n.explain import goal_text, item_label, join_names, line_text, status_text
@@ -34,16 +35,26 @@ def sheet_json(match: Match, st: Standing | None = None) -> dict[str, Any]:
     }
 
 
+COLUMN = 16
+"""The widest a side's name is shown at the head of its column; longer ones are cut with "…"."""
+
+
 def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = None) -> str:
-    """The score sheet as plain text: each hand's breakdown, running totals and the result."""
+    """The score sheet as plain text: each hand's breakdown, running totals and the result.
+
+    Names are cut to `COLUMN` characters at the head of the columns and to `MAX_NAME` in sentences (a
+    match stored before names were limited may hold longer ones), so the sheet's size follows its hands.
+    """
     st = st or standing(match)
-    names = [s.name for s in match.sides]
+    full = [cut(s.name, MAX_NAME) for s in match.sides]
+    names = full
+    heads = [cut(name, COLUMN) for name in full]
     rules_title = tr(f"rules.{match.rules.name}.title")
     out = [tr("cli.sheet.title", sides=join_names(names, tr), rules=rules_title,
               goal=goal_text(match.goal, tr)), ""]
     label_width = max(len(item_label(i, match.rules, tr)) for i in ITEMS)
     label_width = max(label_width, len(tr("cli.sheet.running")), len(tr("cli.sheet.hands_won")))
-    col = max(6, *(len(n) + 2 for n in names))
+    col = max(6, *(len(n) + 2 for n in heads))
 
     def row(label: str, values: list[Any], note: str = "") -> str:
         cells = "".join(str(v).rjust(col) for v in values)
@@ -52,9 +63,9 @@ def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = Non
     if not st.scores:
         out.append(tr("cli.sheet.no_hands"))
     for index, score in enumerate(st.scores):
-        dealer = match.seats[match.dealer_of(index)].player
+        dealer = cut(match.seats[match.dealer_of(index)].player, MAX_NAME)
         out.append(tr("cli.sheet.hand", n=index + 1, dealer=dealer))
-        out.append(row("", names))
+        out.append(row("", heads))
         for item in ITEMS:
             lines = [score.line(s, item) for s in range(len(names))]
             notes = [f"{names[s]}: {line_text(line, match.rules, tr)}" for s, line in enumerate(lines)
@@ -70,5 +81,6 @@ def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = Non
     out.append(status_text(match, st, tr))
     if not st.is_over:
         seats = match.seats
-        out.append(tr("cli.sheet.next", dealer=seats[st.next_dealer].player, leader=seats[st.next_leader].player))
+        out.append(tr("cli.sheet.next", dealer=cut(seats[st.next_dealer].player, MAX_NAME),
+                      leader=cut(seats[st.next_leader].player, MAX_NAME)))
     return "\n".join(out)

@@ -6,6 +6,7 @@ from typing import Sequence
 
 from ..engine.cards import TEN_OF_DIAMONDS, Rank
 from ..engine.entry import Problem
+from ..engine.limits import cut, shown
 from ..engine.match import Match, Standing, Status
 from ..engine.rules import Goal, RuleSet
 from ..engine.scoring import Line
@@ -28,6 +29,8 @@ def field_name(field: str | None, tr: Translator = ENGLISH) -> str:
 def problem_text(problem: Problem, side_names: Sequence[str], tr: Translator = ENGLISH) -> str:
     """A problem as one sentence naming the side and the numbers."""
     values = dict(problem.values)
+    if "value" in values:
+        values["value"] = _as_said(values["value"])
     side = side_names[problem.side] if problem.side is not None and problem.side < len(side_names) else ""
     if "other" in values and isinstance(values["other"], int) and values["other"] < len(side_names):
         values["other"] = side_names[values["other"]]
@@ -43,6 +46,15 @@ def problem_text(problem: Problem, side_names: Sequence[str], tr: Translator = E
     if problem.code == "too_many_jack_xeris" and values.get("on_any"):
         key += ".on_any"
     return tr(key, side=side, sides=join_names(side_names, tr), field=field_name(problem.field, tr), **values)
+
+
+def _as_said(value: object) -> str:
+    """A value from a file as a sentence shows it: short values as they are, long ones cut (see `shown`)."""
+    if isinstance(value, (str, int, float)) and not (isinstance(value, int) and value.bit_length() > 50):
+        text = str(value)
+        if len(text) <= 30:
+            return text
+    return shown(value)
 
 
 def item_label(item: str, rules: RuleSet, tr: Translator = ENGLISH) -> str:
@@ -133,7 +145,7 @@ def rules_text(rules: RuleSet, tr: Translator = ENGLISH) -> list[str]:
 
 def status_text(match: Match, st: Standing, tr: Translator = ENGLISH) -> str:
     """The match's result or state in one sentence."""
-    names = [s.name for s in match.sides]
+    names = [cut(s.name) for s in match.sides]
     if st.status is Status.WON:
         return tr("status.won", winner=names[st.winner])
     if st.status is Status.DRAWN:

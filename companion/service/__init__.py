@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .library import Arrival, Imported, Library
-from .ports import (DamagedMatch, MatchStorage, NoSuchMatch, NoSuchPlayer, PlayerError, StorageError, StoreClosed,
-                    StoreLocked)
+from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer, PlayerError,
+                    StorageError, StoreClosed, StoreLocked)
 from .records import DamagedFile, MatchRecord, MatchSummary, Player, Revision, TrailAction, TrailEntry
 from .table import StaleWrite, Table, new_id, utc_now
 
@@ -32,7 +32,7 @@ class Services:
 
 
 __all__ = [
-    "Arrival", "Imported", "Library", "DamagedMatch", "MatchStorage", "NoSuchMatch", "NoSuchPlayer", "PlayerError",
+    "Arrival", "Imported", "Library", "DamagedMatch", "DiskFault", "Fault", "MatchStorage", "NoSuchMatch", "NoSuchPlayer", "PlayerError",
     "StorageError", "StoreClosed", "StoreLocked", "DamagedFile", "MatchRecord", "MatchSummary", "Player",
     "Revision", "TrailAction", "TrailEntry", "StaleWrite", "Table", "Services", "new_id", "utc_now",
 ]

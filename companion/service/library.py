@@ -4,12 +4,12 @@ and exporting match files, known players and settings."""
 from __future__ import annotations
 
 import enum
-import json
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..engine.match import standing
-from ..formats.matchfile import dumps, fingerprint, loads
+from ..formats.matchfile import dumps, fingerprint, match_from_dict, parse
 from .ports import DamagedMatch, MatchStorage
 from .records import MatchRecord, MatchSummary, Player, is_time
 from .table import new_id, utc_now
@@ -22,6 +22,9 @@ class Arrival(enum.StrEnum):
     """Stored as a new match."""
     KNOWN = "known"
     """The same match (same id and content, or same content) was already stored: nothing changed."""
+    DIFFERED = "differed"
+    """A match with the file's id but other content was stored: the file was stored as a new match
+    beside it (an edit made elsewhere, or two devices that happened to make the same id)."""
 
 
 @dataclass(frozen=True)
@@ -63,23 +66,30 @@ class Library:
         return dumps(record.match, meta={"id": record.id, "created": record.created, "finished": record.finished,
                                          "abandoned": record.abandoned})
 
+    def batch(self) -> AbstractContextManager[None]:
+        """Many imports as one: the storage writes its index and players once, at the end (see `MatchStorage`)."""
+        return self.storage.batch()
+
     def import_match(self, text: str) -> Imported:
         """Store the match in a match file; `MatchFileError` when it cannot be read.
 
         A match already stored (the same `meta.id` with the same content, or the same content) is not
         stored twice. A file whose id is stored with other content is a different match: it is stored
-        as a new one.
+        as a new one, and the arrival says so (`Arrival.DIFFERED`).
         """
-        match = loads(text)
-        meta = json.loads(text).get("meta")
+        doc = parse(text)
+        match = match_from_dict(doc)
+        meta = doc.get("meta")
         meta = meta if isinstance(meta, dict) else {}
         wanted = meta.get("id")
         print_ = fingerprint(match)
+        differed = False
         if isinstance(wanted, str) and self.storage.is_taken(wanted):
             try:
                 stored = self.storage.get(wanted)
                 if fingerprint(stored.match) == print_:
                     return Imported(stored, Arrival.KNOWN)
+                differed = True
             except (LookupError, DamagedMatch):
                 pass  # not stored, or damaged: this file brings the match back under a new id
         same = self.storage.find_same(print_)
@@ -93,7 +103,7 @@ class Library:
         player_ids = tuple(tuple(self.storage.player_id(name) for name in side.members) for side in match.sides)
         record = MatchRecord(id=match_id, match=match, created=created, finished=finished, player_ids=player_ids,
                              abandoned=meta.get("abandoned") is True and not st.is_over)
-        return Imported(self.storage.add(record, st), Arrival.NEW)
+        return Imported(self.storage.add(record, st), Arrival.DIFFERED if differed else Arrival.NEW)
 
     # --- players and settings ------------------------------------------------------------------------
     def players(self) -> list[Player]:

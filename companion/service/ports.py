@@ -6,6 +6,9 @@ the UI know only this protocol, so a backend plugs in without touching them.
 
 from __future__ import annotations
 
+import errno
+import enum
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -24,6 +27,47 @@ class StoreLocked(StorageError):
         super().__init__(f"Xeri Companion is already open with this data folder ({folder}); close it there first.")
         self.folder = folder
         """The data folder that is in use."""
+
+
+class Fault(enum.StrEnum):
+    """Why the disk refused: each has its sentence (`notice.disk.<fault>` in the catalogs)."""
+
+    FULL = "full"
+    """No space left (or the quota is used up)."""
+    DENIED = "denied"
+    """The data folder cannot be written: read-only, or no permission."""
+    GONE = "gone"
+    """The data folder (or a folder in it) is not there any more."""
+    OTHER = "other"
+    """Anything else the disk said (an input/output error, …)."""
+
+
+_FAULTS = {errno.ENOSPC: Fault.FULL, errno.EDQUOT: Fault.FULL, errno.EACCES: Fault.DENIED, errno.EPERM: Fault.DENIED,
+           errno.EROFS: Fault.DENIED, errno.ENOENT: Fault.GONE, errno.ENOTDIR: Fault.GONE}
+
+_ADVICE = {
+    Fault.FULL: "the disk is full; free some space, then try again",
+    Fault.DENIED: "the data folder cannot be written (read-only, or no permission); check it, then try again",
+    Fault.GONE: "the data folder is not there any more; check where it was, then try again",
+    Fault.OTHER: "the disk reported an error; check it, then try again",
+}
+
+
+class DiskFault(StorageError):
+    """The disk refused a read or a write (full, read-only, folder gone). Nothing saved before is lost: every
+    write replaces a file whole, so a refused one leaves the file as it was."""
+
+    def __init__(self, doing: str, folder: Path | None, error: OSError):
+        self.fault = _FAULTS.get(error.errno, Fault.OTHER)
+        """Why, as a `Fault`."""
+        self.doing = doing
+        """What could not be done, in words (`save the match`)."""
+        self.folder = folder
+        """The data folder."""
+        self.detail = error.strerror or type(error).__name__
+        """What the system said."""
+        super().__init__(f"could not {doing}: {_ADVICE[self.fault]} ({self.detail}; data folder {folder}). "
+                         "Nothing saved before is lost.")
 
 
 class StoreClosed(StorageError):
@@ -74,6 +118,12 @@ class MatchStorage(Protocol):
     def closed(self) -> bool: ...
 
     def close(self) -> None: ...
+
+    def batch(self) -> AbstractContextManager[None]:
+        """Many writes as one: inside it, what every write would rewrite (the index, the players) is written
+        once, at the end. Each match is still durable when its method returns; a crash inside a batch may
+        lose the index entries and players of the batch so far, which the next open rebuilds from the
+        match files."""
 
     # matches
     def get(self, match_id: str) -> MatchRecord: ...

@@ -4,8 +4,8 @@
 players and settings; it never decides what a match becomes. The errors it raises are the port's.
 """
 
-from ..service.ports import (DamagedMatch, NoSuchMatch, NoSuchPlayer, PlayerError, StorageError, StoreClosed,
-                             StoreLocked)
+from ..service.ports import (DamagedMatch, DiskFault, Fault, NoSuchMatch, NoSuchPlayer, PlayerError, StorageError,
+                             StoreClosed, StoreLocked)
 from ..service.records import DamagedFile, MatchSummary, Player
 from .documents import DEFAULT_SETTINGS
 from .files import AtomicJSONStorage, CorruptFile
@@ -14,6 +14,6 @@ from .store import Store, data_dir, utc_now
 
 __all__ = [
     "DEFAULT_SETTINGS", "DamagedFile", "MatchSummary", "Player", "AtomicJSONStorage", "CorruptFile",
-    "SCHEMA", "SchemaError", "TooNew", "DamagedMatch", "NoSuchMatch", "NoSuchPlayer", "PlayerError",
+    "SCHEMA", "SchemaError", "TooNew", "DamagedMatch", "DiskFault", "Fault", "NoSuchMatch", "NoSuchPlayer", "PlayerError",
     "StorageError", "Store", "StoreClosed", "StoreLocked", "data_dir", "utc_now",
 ]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
+from ..engine.limits import shown
 from ..engine.live import LiveHand, Tap
 from ..engine.match import Side, Standing, Status, standing
 from ..formats.matchfile import (MatchFileError, fingerprint_of, hand_from_dict, hand_to_dict, match_from_dict,
@@ -126,7 +128,8 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
     _need(doc.get("finished") is None or is_time(doc["finished"]), "'finished' is a time or null")
     _need(isinstance(doc.get("abandoned"), bool), "'abandoned' is true or false")
     try:
-        match = match_from_dict(doc.get("match"))
+        # Matches stored before names were limited in length still open (the score sheet cuts long names).
+        match = match_from_dict(doc.get("match"), limit_names=False)
     except MatchFileError as exc:
         raise DocumentError(str(exc)) from None
     ids = doc.get("player_ids")
@@ -174,7 +177,7 @@ def summary_doc(record: MatchRecord, updated: str, stamp: Sequence[int] | None,
     Pass the match's standing and document when they are at hand, so neither is worked out again.
     """
     st = st or standing(record.match)
-    return {
+    return seal({
         "schema": SCHEMA,
         "id": record.id,
         "created": record.created,
@@ -192,12 +195,34 @@ def summary_doc(record: MatchRecord, updated: str, stamp: Sequence[int] | None,
         "abandoned": record.abandoned,
         "fingerprint": fingerprint_of(match_doc if match_doc is not None else match_to_dict(record.match)),
         "stamp": list(stamp) if stamp is not None else None,
-    }
+    })
+
+
+def entry_check(doc: Mapping[str, Any]) -> str:
+    """The checksum of an index entry: a digest of every field but the checksum itself."""
+    content = {k: v for k, v in doc.items() if k != "check"}
+    text = json.dumps(content, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
+def seal(doc: dict[str, Any]) -> dict[str, Any]:
+    """The index entry with its checksum (`check`) over its other fields, so that a changed byte is seen."""
+    doc["check"] = entry_check(doc)
+    return doc
 
 
 def check_summary_doc(raw: Any) -> dict[str, Any]:
-    """An index entry brought to the current schema and checked; `DocumentError` when it is not one."""
+    """An index entry brought to the current schema and checked; `DocumentError` when it is not one.
+
+    An entry whose checksum does not fit its fields was changed on disk (one flipped byte can turn a
+    total of 31 into 3): it is refused, and the index rebuilt from the match files. An entry written
+    before entries had checksums is taken, with no stamp, so its match file is read again at open.
+    """
+    if isinstance(raw, dict) and "check" in raw and raw["check"] != entry_check(raw):
+        raise DocumentError(f"the index entry of match {shown(raw.get('id'))} does not match its checksum")
     doc = migrate("summary", raw)
+    if "check" not in doc:
+        doc["stamp"] = None
     _need(is_id(doc.get("id")), "an index entry has no valid match id")
     for key in ("created", "updated"):
         _need(is_time(doc.get(key)), f"an index entry has no {key!r} time")
@@ -222,7 +247,7 @@ def check_summary_doc(raw: Any) -> dict[str, Any]:
     stamp = doc.setdefault("stamp", None)
     _need(stamp is None or (isinstance(stamp, list) and len(stamp) == 2 and all(map(_is_int, stamp))),
           "an index entry's stamp is [size, mtime]")
-    return doc
+    return seal(doc)
 
 
 def summary_from_doc(doc: Mapping[str, Any], names: Mapping[str, str]) -> MatchSummary:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from tinydb.storages import Storage
 
@@ -55,6 +57,30 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+_pending = threading.local()
+"""The folders whose renames this thread makes durable at the end of `folder_syncs_at_end`."""
+
+
+@contextmanager
+def folder_syncs_at_end() -> Iterator[None]:
+    """Within it, this thread's `write_atomic` syncs each file as ever but each folder once, at the end.
+
+    Many files written into one folder (an import) then cost one folder sync instead of one each. A
+    crash before the end may lose renames (the new files, or the new versions), never a file's content:
+    each file is synced before it is renamed, so what a rename shows is whole.
+    """
+    if getattr(_pending, "folders", None) is not None:
+        yield  # already inside one: the outermost syncs
+        return
+    _pending.folders = set()
+    try:
+        yield
+    finally:
+        folders, _pending.folders = _pending.folders, None
+        for folder in sorted(folders):
+            fsync_dir(folder)
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace `path` with `data`: write a temporary file beside it, fsync it, rename it over, fsync the folder.
 
@@ -75,7 +101,11 @@ def write_atomic(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
-    fsync_dir(path.parent)
+    folders = getattr(_pending, "folders", None)
+    if folders is not None:
+        folders.add(path.parent)
+    else:
+        fsync_dir(path.parent)
 
 
 def move_durably(source: Path, target: Path) -> None:
@@ -91,6 +121,8 @@ def clean_temp_files(folder: Path) -> list[Path]:
     removed = []
     if folder.is_dir():
         for path in folder.glob(f".*{TEMP_SUFFIX}"):
+            if not path.is_file():
+                continue  # not one of ours: a folder named like a temporary file is left alone
             try:
                 path.unlink()
                 removed.append(path)
@@ -106,7 +138,10 @@ def dump_bytes(data: Any) -> bytes:
 
 def read_json(path: Path) -> Any:
     """The JSON in `path`; `CorruptFile` when it is not UTF-8 JSON, `FileNotFoundError` when it is gone."""
-    raw = path.read_bytes()
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise CorruptFile(path, "a folder is where this file should be") from None
     if not raw:
         raise CorruptFile(path, "the file is empty")
     try:

@@ -24,6 +24,7 @@ from tinydb.table import Document, Table
 
 from ..service.records import DamagedFile
 from .documents import match_name
+from . import files
 from .files import AtomicJSONStorage, CorruptFile, move_durably, read_json
 
 APP_NAME = "xeri-companion"
@@ -52,6 +53,13 @@ def data_dir() -> Path:
 def db(path: Path) -> TinyDB:
     """A TinyDB over `path` whose every write replaces the file atomically."""
     return TinyDB(path, storage=AtomicJSONStorage)
+
+
+def write_table(path: Path, table: str, docs: Iterable[Mapping[str, Any]]) -> None:
+    """Replace `path` at once (atomically) with a TinyDB file whose table holds exactly `docs`, numbered
+    from 1: what memory holds, written without reading the file first."""
+    data = {table: {str(n): dict(doc) for n, doc in enumerate(docs, start=1)}}
+    files.write_atomic(path, files.dump_bytes(data))
 
 
 def replace_all(doc: Mapping[str, Any]) -> Callable[[dict], None]:
@@ -115,6 +123,20 @@ class DataFolder:
 
     def bucket_path(self, prefix: str) -> Path:
         return self.path / INDEX / f"{prefix}.json"
+
+    def make_folder(self, name: str) -> None:
+        """Make the folder `name` in the data folder; a file in its place is set aside first (kept)."""
+        path = self.path / name
+        if path.exists() and not path.is_dir():
+            if name == DAMAGED:  # nowhere to set it aside to: it keeps its place under another name
+                when = self.clock().replace("-", "").replace(":", "").replace(".", "")
+                target = path.with_name(f"{name}.{when}.not-a-folder")
+                move_durably(path, target)
+                self.damaged.append(DamagedFile(path, target, "a file is where a folder should be"))
+            else:
+                (self.path / DAMAGED).mkdir(exist_ok=True)
+                self.set_aside(path, "a file is where a folder should be")
+        path.mkdir(exist_ok=True)
 
     def set_aside(self, path: Path, why: str, match_id: str | None = None, name: str | None = None,
                   created: str | None = None) -> DamagedFile:

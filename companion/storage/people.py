@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 import uuid
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from tinydb import Query
 from tinydb.table import Document
@@ -12,7 +13,11 @@ from tinydb.table import Document
 from ..service.ports import NoSuchPlayer, PlayerError
 from ..service.records import Player
 from .documents import DEFAULT_SETTINGS, check_setting, player_doc, player_from_doc, settings_doc, settings_from_doc
-from .folder import DAMAGE, DOC_ID, PLAYERS_TABLE, SETTINGS_TABLE, DataFolder, db, put_doc, reason, replace_all
+from ..engine.limits import MAX_NAME
+from .folder import (DAMAGE, DOC_ID, PLAYERS_TABLE, SETTINGS_TABLE, DataFolder, db, put_doc, reason, replace_all,
+                     write_table)
+
+log = logging.getLogger(__name__)
 
 
 def sort_key(name: str) -> str:
@@ -25,19 +30,30 @@ def clean_name(name: str) -> str:
     clean = " ".join(str(name).split())
     if not clean:
         raise PlayerError("a player needs a name")
+    if not clean.isprintable() and any(ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in clean):
+        raise PlayerError("a player's name is plain text: no control characters, no broken text")
     return clean
+
+
+def _key(name: str) -> str:
+    return name.casefold()
 
 
 class PlayerBook:
     """Every known player by id, kept in memory and written through to `players.json`."""
 
-    def __init__(self, folder: DataFolder):
+    def __init__(self, folder: DataFolder, deferred: Callable[[], bool] = lambda: False):
         self.folder = folder
         self.path = folder.path / "players.json"
         self.players: dict[str, Player] = {}
         self.version = 0
         """Moves on when a name changes: what was built from the old names must be built again."""
         self._names: dict[str, str] | None = None
+        self._keys: dict[str, str] | None = None
+        """Name (casefolded) -> the player's id: finding a player never walks every player."""
+        self._deferred = deferred
+        """True while the store writes in a batch: a new player then waits in memory for `save_if_held`."""
+        self._held = False
 
     def load(self, referred: Iterable[tuple[str, str]]) -> None:
         """Read `players.json`; every (id, name) a stored match refers to is known, even if the file was lost."""
@@ -54,14 +70,39 @@ class PlayerBook:
         self._changed()
         if missing:
             self.players.update(missing)
-            docs = [player_doc(p) for p in missing.values()]
-            self.folder.write(self.path, PLAYERS_TABLE, lambda t: t.insert_multiple(docs), self._docs)
+            self._changed()
+            try:
+                self.save()
+            except OSError as exc:  # a full disk must not stop the app: the next open completes them again
+                log.warning("players.json could not be completed (%s)", exc)
 
     def _docs(self) -> list[dict[str, Any]]:
         return [player_doc(p) for p in sorted(self.players.values(), key=lambda p: p.id)]
 
+    def save(self) -> None:
+        """Write every known player from memory, at once."""
+        write_table(self.path, PLAYERS_TABLE, self._docs())
+        self._held = False
+
+    def save_if_held(self) -> None:
+        """Write the players a batch kept in memory; if the disk refuses, the next open completes them."""
+        if self._held:
+            try:
+                self.save()
+            except OSError as exc:
+                log.warning("players.json could not be written (%s); the next open completes it", exc)
+
     def _changed(self) -> None:
         self._names = None
+        self._keys = None
+
+    def _by_key(self) -> dict[str, str]:
+        if self._keys is None:
+            keys: dict[str, str] = {}
+            for p in sorted(self.players.values(), key=lambda p: p.id):
+                keys.setdefault(_key(p.name), p.id)
+            self._keys = keys
+        return self._keys
 
     def names(self) -> dict[str, str]:
         """Player id -> today's name (kept until a player is added or renamed)."""
@@ -73,8 +114,8 @@ class PlayerBook:
         return sorted(self.players.values(), key=lambda p: (sort_key(p.name), p.name, p.id))
 
     def find(self, name: str) -> Player | None:
-        key = name.casefold()
-        return min((p for p in self.players.values() if p.name.casefold() == key), key=lambda p: p.id, default=None)
+        found = self._by_key().get(_key(name))
+        return self.players[found] if found is not None else None
 
     def id_of(self, name: str) -> str:
         """The id of the player called `name` (case does not matter); a new player if there is none."""
@@ -84,7 +125,14 @@ class PlayerBook:
             return found.id
         player = Player(uuid.uuid4().hex, clean)
         self.players[player.id] = player
-        self._changed()
+        # Kept up to date in place (not built again): an import adds thousands of players one by one.
+        if self._names is not None:
+            self._names[player.id] = clean
+        if self._keys is not None:
+            self._keys.setdefault(_key(clean), player.id)
+        if self._deferred():
+            self._held = True
+            return player.id
         try:
             self.folder.write(self.path, PLAYERS_TABLE, lambda t: t.insert(player_doc(player)), self._docs)
         except BaseException:
@@ -99,6 +147,8 @@ class PlayerBook:
         if player is None:
             raise NoSuchPlayer(f"there is no player with id {player_id!r}")
         clean = clean_name(name)
+        if len(clean) > MAX_NAME:
+            raise PlayerError(f"a name has at most {MAX_NAME} characters")
         other = self.find(clean)
         if other is not None and other.id != player_id:
             raise PlayerError(f"there is already a player called {other.name!r}")
@@ -136,6 +186,10 @@ class SettingsFile:
                 self.values = settings_from_doc(dict(doc))
         except DAMAGE as exc:
             self.folder.set_aside(self.path, reason(exc))
+
+    def save(self) -> None:
+        """Write the settings from memory, at once."""
+        write_table(self.path, SETTINGS_TABLE, [settings_doc(self.values)])
 
     def update(self, changes: Mapping[str, Any]) -> dict[str, Any]:
         for key, value in changes.items():

@@ -8,42 +8,52 @@ becomes (that is the service's).
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from filelock import FileLock, Timeout
-from tinydb import Query
 from tinydb.table import Document
 
 from ..engine.match import Standing, standing
 from ..formats.matchfile import match_to_dict
-from ..service.ports import DamagedMatch, NoSuchMatch, StorageError, StoreClosed, StoreLocked
+from ..service.ports import DamagedMatch, DiskFault, NoSuchMatch, StorageError, StoreClosed, StoreLocked
 from ..service.records import DamagedFile, MatchRecord, MatchSummary, Player
 from ..service.table import utc_now
-from .documents import (DocumentError, check_summary_doc, is_id, match_name, record_from_doc, record_to_doc,
+from .documents import (DocumentError, check_summary_doc, is_id, match_name, record_from_doc, record_to_doc, seal,
                         summary_doc, summary_from_doc, with_names)
-from .files import clean_temp_files, move_durably
+from .files import clean_temp_files, folder_syncs_at_end, move_durably
 from .folder import (BIN, DAMAGE, DAMAGED, DOC_ID, INDEX, INDEX_TABLE, LOCK_NAME, MATCH_TABLE, MATCHES, DataFolder,
-                     data_dir, db, put_doc, reason, replace_all, stamp)
+                     data_dir, db, put_doc, reason, stamp, write_table)
+from .index import Index, bucket_of
 from .people import PlayerBook, SettingsFile
 from .schema import TooNew
 
 __all__ = ["Store", "data_dir"]
 
-_UNSTAMPED = ("updated", "stamp")
+log = logging.getLogger(__name__)
+
+_UNSTAMPED = ("updated", "stamp", "check")
 """Index fields that alone do not justify rewriting the index (a live tap changes only these)."""
+FOLDERS = (DAMAGED, MATCHES, INDEX, BIN)
+"""The folders inside the data folder, `damaged` first: a file in the place of another is moved into it."""
 
 
-def _bucket(match_id: str) -> str:
-    return match_id[:2]
+def _identity(path: Path) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
 
 
 class Store:
     """Matches, known players and settings in one data folder, held by one process at a time.
 
     Every method is safe to call from several threads: one re-entrant lock (`lock`) serialises them.
-    Every write replaces a small file atomically and durably before the method returns.
+    Every write replaces a small file atomically and durably before the method returns. A write the disk
+    refuses raises `DiskFault` and changes nothing that was saved; the index, a cache, is left to be
+    rebuilt when only it could not be written.
     """
 
     def __init__(self, folder: Path | str | None = None, *, clock: Callable[[], str] = utc_now):
@@ -56,31 +66,49 @@ class Store:
         self._files = DataFolder(self.folder, clock)
         self.damaged: list[DamagedFile] = self._files.damaged
         """Files that could not be read, found at open or later; each was moved aside, never deleted."""
+        self.remade = 0
+        """How many times the data folder was found deleted while the app ran, and made again."""
         self._closed = True
-        self.folder.mkdir(parents=True, exist_ok=True)
-        # thread_local=False: the store may be closed from another thread than the one that opened it.
-        self._file_lock = FileLock(self.folder / LOCK_NAME, thread_local=False)
-        try:
-            self._file_lock.acquire(blocking=False)
-        except Timeout:
-            raise StoreLocked(self.folder) from None
+        self._file_lock = self._take_lock()
         self._closed = False
         self._records: dict[str, MatchRecord] = {}
-        self._index: dict[str, dict[str, Any]] = {}
+        self._index = Index()
+        self._unsaved_buckets: set[str] = set()
+        """Buckets memory holds but the disk refused: written again with the next write of the store."""
+        self._batch = threading.local()
         self._summaries: dict[str, tuple[dict[str, Any], int, MatchSummary]] = {}
-        self._players = PlayerBook(self._files)
+        self._players = PlayerBook(self._files, deferred=self._in_batch)
         self._settings = SettingsFile(self._files)
         try:
-            self._open()
+            with self._disk("open the data folder"):
+                self._open()
         except BaseException:
             self._closed = True
             self._file_lock.release()
             raise
 
     # --- opening and closing -------------------------------------------------------------------
+    def _take_lock(self) -> FileLock:
+        """Hold the folder's lock, noting which file it is: a folder deleted and made again has another."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            # thread_local=False: the store may be closed from another thread than the one that opened it.
+            lock = FileLock(self.folder / LOCK_NAME, thread_local=False)
+            lock.acquire(blocking=False)
+        except Timeout:
+            raise StoreLocked(self.folder) from None
+        except OSError as exc:
+            raise DiskFault("open the data folder", self.folder, exc) from None
+        try:
+            self._lock_identity = _identity(self.folder / LOCK_NAME)
+        except OSError as exc:
+            lock.release()
+            raise DiskFault("open the data folder", self.folder, exc) from None
+        return lock
+
     def _open(self) -> None:
-        for name in (MATCHES, INDEX, BIN, DAMAGED):
-            (self.folder / name).mkdir(exist_ok=True)
+        for name in FOLDERS:
+            self._files.make_folder(name)
         for folder in (self.folder, self.folder / MATCHES, self.folder / INDEX, self.folder / BIN):
             clean_temp_files(folder)
         self._empty_bin()  # left by a session that ended without closing: its deletions stand
@@ -97,7 +125,10 @@ class Store:
                 return
             self._closed = True
             try:
+                self._write_unsaved()
                 self._empty_bin()
+            except OSError as exc:  # the bin is emptied at the next open; the index rebuilt from the files
+                log.warning("closing the data folder %s: %s", self.folder, exc)
             finally:
                 self._file_lock.release()
 
@@ -116,9 +147,29 @@ class Store:
         if self._closed:
             raise StoreClosed("the match store is closed")
 
+    @contextmanager
+    def _disk(self, doing: str) -> Iterator[None]:
+        """Turn what the disk refuses into a `DiskFault` saying what could not be done."""
+        try:
+            yield
+        except StorageError:
+            raise
+        except OSError as exc:
+            raise DiskFault(doing, self.folder, exc) from exc
+
+    @contextmanager
+    def _writing(self, doing: str) -> Iterator[None]:
+        """A method that writes: the store open, the folder where it was (see `check_folder`), faults told."""
+        with self.lock:
+            self._check_open()
+            with self._disk(doing):
+                self.check_folder()
+                yield
+
     def _empty_bin(self) -> None:
         for path in (self.folder / BIN).glob("*.json"):
-            path.unlink(missing_ok=True)
+            if path.is_file():
+                path.unlink(missing_ok=True)
 
     def _set_aside_match(self, path: Path, why: str, match_id: str,
                          summary: Mapping[str, Any] | None = None) -> DamagedFile:
@@ -127,6 +178,46 @@ class Store:
             name = match_name(summary_from_doc(summary, self._players.names()).sides)
             return self._files.set_aside(path, why, match_id, name, summary["created"])
         return self._files.set_aside(path, why, match_id)
+
+    # --- the folder deleted while the app runs ----------------------------------------------------
+    def check_folder(self) -> bool:
+        """Make the data folder again if it was deleted (or replaced) while the app ran; True if it was.
+
+        The lock file this store holds stays open, so its file cannot be reused: when the lock file at
+        the folder's path is no longer that file, the folder went away. It is made again and locked
+        again at once (so a second app cannot take it), and what memory holds is written back: the
+        settings, the players, and the matches opened since the app started. Matches never opened are
+        gone with the folder (a backup brings them back). `StoreLocked` when another app took the new
+        folder first.
+        """
+        with self.lock:
+            if self._closed:
+                return False
+            try:
+                if _identity(self.folder / LOCK_NAME) == self._lock_identity:
+                    return False
+            except OSError:
+                pass
+            log.warning("the data folder %s was deleted while the app ran: making it again", self.folder)
+            old = self._file_lock
+            self._file_lock = self._take_lock()
+            old.release()
+            self.remade += 1
+            for name in FOLDERS:
+                self._files.make_folder(name)
+            for match_id in list(self._index):
+                if match_id not in self._records:
+                    self._index.pop(match_id)  # its file went with the folder
+            self._settings.save()
+            self._players.save()
+            for record in list(self._records.values()):
+                path = self._files.match_path(record.id)
+                summary = self._index.get(record.id)
+                doc = Document(record_to_doc(record, summary["updated"] if summary else self.clock()), doc_id=DOC_ID)
+                db(path).table(MATCH_TABLE).insert(doc)
+            self._unsaved_buckets |= {bucket_of(m) for m in self._index}
+            self._write_unsaved()
+            return True
 
     # --- settings and players ------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -137,8 +228,7 @@ class Store:
 
     def update_settings(self, **changes: Any) -> dict[str, Any]:
         """Change some settings and store them; returns every setting."""
-        with self.lock:
-            self._check_open()
+        with self._writing("save the settings"):
             return self._settings.update(changes)
 
     def players(self) -> list[Player]:
@@ -149,16 +239,36 @@ class Store:
 
     def player_id(self, name: str) -> str:
         """The id of the player called `name` (case does not matter); a new player if there is none."""
-        with self.lock:
-            self._check_open()
+        with self._writing("save the new player"):
             return self._players.id_of(name)
 
     def rename_player(self, player_id: str, name: str) -> None:
         """Give a player a new name; stored matches keep the id, and show the new name when loaded."""
-        with self.lock:
-            self._check_open()
+        with self._writing("save the player's new name"):
             if self._players.rename(player_id, name):
                 self._records.clear()  # cached records and summaries carry the old name
+
+    # --- many writes as one --------------------------------------------------------------------
+    def _in_batch(self) -> bool:
+        return getattr(self._batch, "depth", 0) > 0
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Many writes of this thread as one (an import): each match file is written as ever, but the index
+        buckets and `players.json` are written once, at the end. A crash inside loses only index entries
+        and players, which the next open rebuilds from the match files. Other threads write as ever."""
+        depth = getattr(self._batch, "depth", 0)
+        self._batch.depth = depth + 1
+        try:
+            with folder_syncs_at_end():
+                yield
+        finally:
+            self._batch.depth = depth
+            if depth == 0:
+                with self.lock:
+                    if not self._closed:
+                        self._players.save_if_held()
+                        self._write_unsaved()
 
     # --- the index -----------------------------------------------------------------------------
     def _load_index(self) -> None:
@@ -167,12 +277,12 @@ class Store:
             if len(prefix) != 2 or not is_id(prefix * 16):
                 continue
             try:
-                entries = {}
+                entries = []
                 for doc in db(path).table(INDEX_TABLE).all():
                     summary = check_summary_doc(dict(doc))
-                    if _bucket(summary["id"]) != prefix:
+                    if bucket_of(summary["id"]) != prefix:
                         raise DocumentError(f"the index entry of match {summary['id']} is in the wrong file")
-                    entries[summary["id"]] = summary
+                    entries.append(summary)
             except TooNew as exc:
                 # The index is only a cache of the match files: set it aside and rebuild it.
                 self._files.set_aside(path, str(exc))
@@ -180,15 +290,16 @@ class Store:
             except DAMAGE as exc:
                 self._files.set_aside(path, reason(exc))
                 continue
-            self._index.update(entries)
+            for entry in entries:
+                self._index.put(entry)
 
     def _reconcile(self) -> None:
         """Bring the index in line with the match files; check every file changed since it was indexed."""
         on_disk = {p.stem: p for p in (self.folder / MATCHES).glob("*.json") if is_id(p.stem)}
         dirty: set[str] = set()
         for match_id in [m for m in self._index if m not in on_disk]:
-            del self._index[match_id]
-            dirty.add(_bucket(match_id))
+            self._index.pop(match_id)
+            dirty.add(bucket_of(match_id))
         for match_id, path in sorted(on_disk.items()):
             summary = self._index.get(match_id)
             try:
@@ -201,45 +312,51 @@ class Store:
             except DAMAGE as exc:
                 self._set_aside_match(path, reason(exc), match_id, summary)
             else:
-                self._index[match_id] = summary_doc(record, updated, now)
-                dirty.add(_bucket(match_id))
+                self._index.put(summary_doc(record, updated, now))
+                dirty.add(bucket_of(match_id))
                 continue
-            if self._index.pop(match_id, None) is not None:
-                dirty.add(_bucket(match_id))
-        for prefix in sorted(dirty):
-            self._rewrite_bucket(prefix)
+            if self._index.pop(match_id) is not None:
+                dirty.add(bucket_of(match_id))
+        self._unsaved_buckets |= dirty
+        self._write_unsaved()
 
-    def _bucket_docs(self, prefix: str) -> list[dict[str, Any]]:
-        return [s for m, s in sorted(self._index.items()) if _bucket(m) == prefix]
-
-    def _rewrite_bucket(self, prefix: str) -> None:
-        entries = self._bucket_docs(prefix)
-        path = self._files.bucket_path(prefix)
-        if not entries:
-            path.unlink(missing_ok=True)
+    def _write_bucket(self, prefix: str) -> None:
+        """Write one bucket file from memory, or note it for later when the disk refuses: the index is a
+        cache of the match files, so a save whose match file is written has succeeded."""
+        if self._in_batch():
+            self._unsaved_buckets.add(prefix)
             return
-        if path.exists():
-            path.unlink()  # a fresh file, written once and atomically
-        db(path).table(INDEX_TABLE).insert_multiple(entries)
+        entries = self._index.bucket(prefix)
+        path = self._files.bucket_path(prefix)
+        try:
+            if entries:
+                write_table(path, INDEX_TABLE, entries)
+            else:
+                path.unlink(missing_ok=True)
+        except OSError as exc:
+            log.warning("the index file %s could not be written (%s); it is rebuilt when it can be", path, exc)
+            self._unsaved_buckets.add(prefix)
+        else:
+            self._unsaved_buckets.discard(prefix)
+
+    def _write_unsaved(self) -> None:
+        for prefix in sorted(self._unsaved_buckets):
+            self._write_bucket(prefix)
 
     def _put_summary(self, summary: dict[str, Any]) -> None:
-        match_id = summary["id"]
-        old = self._index.get(match_id)
-        self._index[match_id] = summary
-        if old is not None and _significant(old) == _significant(summary):
+        old = self._index.put(seal(summary))
+        prefix = bucket_of(summary["id"])
+        if old is not None and _significant(old) == _significant(summary) and prefix not in self._unsaved_buckets:
             return  # only the time and the file stamp changed: the next open learns them again
-        prefix = _bucket(match_id)
-        self._files.write(self._files.bucket_path(prefix), INDEX_TABLE,
-                          lambda t: t.update(replace_all(summary), Query().id == match_id) or t.insert(summary),
-                          lambda: self._bucket_docs(prefix))
+        if self._in_batch():
+            self._unsaved_buckets.add(prefix)  # written once, when the batch ends
+            return
+        self._write_bucket(prefix)
+        self._write_unsaved()
 
     def _drop_summary(self, match_id: str) -> None:
-        if self._index.pop(match_id, None) is not None:
-            prefix = _bucket(match_id)
-            path = self._files.bucket_path(prefix)
-            if path.exists():
-                self._files.write(path, INDEX_TABLE, lambda t: t.remove(Query().id == match_id),
-                                  lambda: self._bucket_docs(prefix))
+        if self._index.pop(match_id) is not None:
+            self._write_bucket(bucket_of(match_id))
 
     # --- match files ---------------------------------------------------------------------------
     def _read_match(self, path: Path) -> tuple[MatchRecord, str]:
@@ -269,8 +386,9 @@ class Store:
             self._files.write(path, MATCH_TABLE, lambda t: put_doc(t, DOC_ID, doc), lambda: [doc],
                               lambda p, why: self._set_aside_match(p, why, record.id, self._index.get(record.id)))
         self._records[record.id] = record
-        if st is None and record.id in self._index:
-            summary = {**self._index[record.id], "updated": updated, "stamp": stamp(path)}
+        old = self._index.get(record.id)
+        if st is None and old is not None:
+            summary = {**old, "updated": updated, "stamp": stamp(path)}
         else:
             summary = summary_doc(record, updated, stamp(path), st or standing(record.match), match_doc)
         self._put_summary(summary)
@@ -284,16 +402,17 @@ class Store:
         if match_id not in self._index:
             raise NoSuchMatch(f"there is no match with id {match_id!r}")
         path = self._files.match_path(match_id)
-        try:
-            record, _ = self._read_match(path)
-        except FileNotFoundError:
+        if not path.exists():
             self._drop_summary(match_id)
-            raise NoSuchMatch(f"the match {match_id!r} is no longer stored") from None
+            raise NoSuchMatch(f"the match {match_id!r} is no longer stored")
+        try:
+            with self._disk("read the match"):
+                record, _ = self._read_match(path)
         except TooNew as exc:
             self._drop_summary(match_id)
             raise DamagedMatch(self._files.unreadable(path, str(exc), match_id)) from None
         except DAMAGE as exc:
-            summary = self._index[match_id]
+            summary = self._index.get(match_id)
             self._drop_summary(match_id)
             raise DamagedMatch(self._set_aside_match(path, reason(exc), match_id, summary)) from None
         record = with_names(record, self._players.names())
@@ -303,16 +422,14 @@ class Store:
     # --- matches -------------------------------------------------------------------------------
     def add(self, record: MatchRecord, st: Standing) -> MatchRecord:
         """Store a new match record (its id must be new: see `is_taken`)."""
-        with self.lock:
-            self._check_open()
+        with self._writing("save the new match"):
             if self.is_taken(record.id):
                 raise StorageError(f"a match with id {record.id} is already stored")
             return self._write_match(with_names(record, self._players.names()), st, new=True)
 
     def put(self, record: MatchRecord, st: Standing | None) -> MatchRecord:
         """Replace a stored match record; `st` None when only its live taps changed."""
-        with self.lock:
-            self._check_open()
+        with self._writing("save the match"):
             if record.id not in self._index:
                 raise NoSuchMatch(f"the match {record.id!r} is no longer stored")
             return self._write_match(record, st)
@@ -343,12 +460,11 @@ class Store:
         """The oldest readable stored match whose content has this fingerprint, if any."""
         with self.lock:
             self._check_open()
-            for summary in sorted(self._index.values(), key=lambda s: s["created"]):
-                if summary["fingerprint"] == fingerprint:
-                    try:
-                        return self._load(summary["id"])
-                    except DamagedMatch:
-                        continue
+            for summary in self._index.with_fingerprint(fingerprint):
+                try:
+                    return self._load(summary["id"])
+                except (DamagedMatch, NoSuchMatch):
+                    continue
             return None
 
     def is_taken(self, match_id: str) -> bool:
@@ -359,8 +475,7 @@ class Store:
 
     def delete(self, match_id: str) -> None:
         """Move the match into the bin; `restore` brings it back until the store closes."""
-        with self.lock:
-            self._check_open()
+        with self._writing("delete the match"):
             if match_id not in self._index:
                 raise NoSuchMatch(f"there is no match with id {match_id!r}")
             try:
@@ -372,8 +487,7 @@ class Store:
 
     def restore(self, match_id: str) -> MatchRecord:
         """Bring a deleted match back from the bin."""
-        with self.lock:
-            self._check_open()
+        with self._writing("bring the match back"):
             binned = self._files.bin_path(match_id)
             if not is_id(match_id) or not binned.exists() or match_id in self._index:
                 raise NoSuchMatch(f"there is no deleted match with id {match_id!r} to restore")

@@ -7,12 +7,15 @@ import logging
 import os
 import sys
 import threading
+import webbrowser
 from pathlib import Path
 
 import flet as ft
 
 from ..history.cache import HistoryCache
-from ..service import Services, StoreLocked
+from ..net.access import TableInfo
+from ..net.server import page_access, watch_access
+from ..service import Services, StorageError
 from .viewmodel import AppModel, Session
 from .views import render
 from .views.common import dialog, header, strip
@@ -35,9 +38,10 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
 @ft.component
-def App(services: Services, history_cache: HistoryCache | None = None):
+def App(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None):
     page = ft.context.page
-    session, _ = ft.use_state(lambda: ObservableSession(services, history_cache))
+    session, _ = ft.use_state(lambda: ObservableSession(services, history_cache, access=page_access(page),
+                                                        table=table))
     vm, _ = ft.use_state(lambda: AppModel(services, session=session))
 
     def measure(_e=None):
@@ -149,11 +153,25 @@ def App(services: Services, history_cache: HistoryCache | None = None):
     async def _done(done, result):
         done(result)
 
+    def post(call):
+        # From slow work's thread (an import's progress): run `call` on the page's loop, which redraws.
+        page.loop.call_soon_threadsafe(lambda: page.run_task(_call, call))
+
+    async def _call(call):
+        call()
+
+    def access_changed(access):
+        # The tab came back on a new connection with other rights (it opened the join link).
+        session.access = access
+        session.revision += 1
+
     def attach():
         # Once per session: assigning these on every render would schedule another render, forever.
         page.pubsub.subscribe(on_message)
         session.announce = page.pubsub.send_others
         session.background = background
+        session.post = post
+        page_services(page)["access_changed"] = access_changed
         session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
         page.on_resize = measure
         page.on_platform_brightness_change = on_brightness
@@ -173,7 +191,8 @@ def App(services: Services, history_cache: HistoryCache | None = None):
 
 def seen_hook(session) -> ft.Control:
     """What the app has seen, for the browser tests to wait on instead of sleeping (only with XERI_TEST_HOOKS)."""
-    return ft.Semantics(identifier="app-seen", label=f"revision {session.revision} taps {session.taps}",
+    return ft.Semantics(identifier="app-seen",
+                        label=f"revision {session.revision} taps {session.taps} access {session.access}",
                         content=ft.Container(width=1, height=1))
 
 
@@ -224,7 +243,7 @@ def page_services(page: ft.Page) -> dict:
     return getattr(page, "_xeri_services", {})
 
 
-def make_main(services: Services, history_cache: HistoryCache | None = None):
+def make_main(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None):
     def main(page: ft.Page):
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
@@ -232,36 +251,67 @@ def make_main(services: Services, history_cache: HistoryCache | None = None):
         page.theme, page.dark_theme = themes()
         page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
                                  "files": ft.FilePicker()}
-        page.render(App, services, history_cache)
+        watch_access(page, lambda access: page_services(page).get("access_changed", lambda _a: None)(access))
+        page.render(App, services, history_cache, table)
 
     return main
 
 
+FOLDER_CHECK_SECONDS = 2.0
+"""How often the running app makes sure its data folder is still there (see `Store.check_folder`)."""
+
+
+def watch_folder(store, stop: threading.Event) -> None:
+    """Notice a data folder deleted while the app runs, even when nobody saves: it is made again and
+    locked at once, so a second app cannot start on the same path meanwhile."""
+    while not stop.wait(FOLDER_CHECK_SECONDS):
+        try:
+            store.check_folder()
+        except StorageError as exc:
+            logging.getLogger(__name__).warning("%s", exc)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, desktop: bool = False) -> int:
-    """Run the app until it is closed; returns the exit status."""
+    """Run the app until it is closed; returns the exit status (2, with a message, when it cannot start)."""
     logging.basicConfig(level=logging.DEBUG if os.environ.get("XERI_DEBUG") else logging.WARNING,
                         format="%(levelname)s %(name)s: %(message)s")
+    from ..net import server
+    from ..net.access import TableCode, new_code
+    from ..net.hosts import is_loopback, join_address, serves_beyond_loopback
+    from ..net.qr import table_info, terminal_qr
     from ..storage import Store
 
     try:
         store = Store()
-    except StoreLocked as exc:
+    except StorageError as exc:  # held by another app, or a data folder the disk refuses
         print(exc, file=sys.stderr)
         return 2
     services = Services.over(store)
     cache = HistoryCache()
     threading.Thread(target=cache.warm, args=(services.library,), name="history-warm-up", daemon=True).start()
-    main = make_main(services, cache)
+    stop = threading.Event()
+    threading.Thread(target=watch_folder, args=(store, stop), name="data-folder-watch", daemon=True).start()
     try:
         if desktop:
-            ft.run(main, assets_dir=ASSETS)
-        else:
-            url = f"http://{host}:{port}/"
-            print(f"Xeri Companion is at {url} (data in {store.folder}); press Ctrl+C to stop.", flush=True)
-            if not open_browser:
-                # Flet opens the browser itself for WEB_BROWSER unless it is told it is a bare web server.
-                os.environ["FLET_FORCE_WEB_SERVER"] = "true"
-            ft.run(main, view=ft.AppView.WEB_BROWSER, host=host, port=port, no_cdn=True, assets_dir=ASSETS)
+            ft.run(make_main(services, cache), assets_dir=ASSETS)
+            return 0
+        code = new_code() if serves_beyond_loopback(host) else None
+        url = join_address(host, port) if code else f"http://{host}:{port}/"
+        info = table_info(url, code) if code else None
+        app = server.build_app(make_main(services, cache, info), host=host, port=port, code=TableCode(code, port),
+                               assets_dir=ASSETS, app_name="Xeri Companion")
+        # The laptop's own browser: on loopback it is the owner; a browser on a LAN address needs the code.
+        own = f"http://127.0.0.1:{port}/" if host in ("0.0.0.0", "", "*") or is_loopback(host) else info.join_url
+
+        def ready() -> None:
+            print(f"Xeri Companion is at {own} (data in {store.folder}); press Ctrl+C to stop.", flush=True)
+            if info is not None:
+                print(f"Phones on this network join at {info.join_url} (table code {info.code}); without the "
+                      f"code they can only watch. Or scan:\n{terminal_qr(info.join_url)}", flush=True)
+            if open_browser:
+                webbrowser.open(own)
+
+        return server.serve(app, host, port, on_ready=ready)
     finally:
+        stop.set()
         store.close()
-    return 0

@@ -7,6 +7,7 @@ import dataclasses
 from hypothesis import strategies as st
 
 from companion.engine import DECK, TEN_OF_DIAMONDS, Card, Goal, HandEntry, Match, Rank, RuleSet, Side, standing
+from companion.formats.matchfile import name_key
 
 from .builders import rules
 
@@ -221,6 +222,11 @@ def _needed(entry: HandEntry, ruleset: RuleSet, side: int) -> int:
 names = st.text(st.characters(exclude_categories=("Cs", "Cc")), min_size=1, max_size=10).filter(str.strip)
 
 
+def distinct_names(n: int):
+    """`n` names no two of which are the same player (case and spaces aside)."""
+    return st.lists(names, min_size=n, max_size=n, unique_by=name_key)
+
+
 @st.composite
 def goals(draw) -> Goal:
     if draw(st.booleans()):
@@ -234,10 +240,12 @@ def goals(draw) -> Goal:
 def matches(draw, max_hands: int = 8, playing: bool = False) -> Match:
     """A match under any rule set, with valid hands; never hands after its end (and not over, if `playing`)."""
     ruleset, n = draw(rules_and_sides())
+    # Names differ (as the form and the match file insist): two sides of one name would be one player.
     if ruleset.partnerships:
-        sides = tuple(Side(draw(names), (draw(names), draw(names))) for _ in range(n))
+        teams, players = draw(distinct_names(n)), draw(distinct_names(2 * n))
+        sides = tuple(Side(teams[i], (players[2 * i], players[2 * i + 1])) for i in range(n))
     else:
-        sides = tuple(Side(draw(names)) for _ in range(n))
+        sides = tuple(Side(name) for name in draw(distinct_names(n)))
     seats = 4 if ruleset.partnerships else n
     m = Match(rules=ruleset, sides=sides, goal=draw(goals()), first_dealer=draw(st.integers(0, seats - 1)))
     hands = draw(st.lists(valid_entries(ruleset, n), max_size=max_hands))

@@ -127,3 +127,40 @@ def test_every_example_file_scores(example):
     run = score(f"data/examples/{example}", "--json")
     assert (run.returncode, run.stderr) == (0, "")
     assert json.loads(run.stdout)["status"] in ("playing", "won", "drawn")
+
+
+# --- any file ends in a sheet or in exit status 2, never a traceback ----------------------------------
+
+def test_a_xeri_worth_ten_to_the_hundred_is_refused_at_once_naming_the_field(tmp_path):
+    document = classic_doc(hand(cards=[30, 22], xeris=[13, 10]))
+    path = write(tmp_path, json.dumps({**document, "rules": {"preset": "classic", "xeri_points": 10**100}}))
+    said = refused(score(path))  # score() gives up after 60 s; this file hung it for good
+    assert said == f"{path}: xeri_points must be a whole number of points from 0 to 100, not a number of 101 digits\n"
+
+
+@pytest.mark.parametrize("text, said", [
+    ('{"format": "xeri-match", "version": 1, "meta": ' + "[" * 5000 + "]" * 5000 + "}",
+     "the JSON is nested too deeply to be a match file"),
+    (json.dumps(classic_doc(hand())).replace('"first_dealer"', '"x"').replace('"version": 1', '"version": 1' + "0" * 4400),
+     "match file version a number of 4,401 digits is not known; this app reads version 1"),
+    (json.dumps({**classic_doc(), "sides": [{"name": "Anna\ud800"}, {"name": "Ben"}]}),
+     "side 1: the name 'Anna\\ud800' holds a control character or broken text"),
+])
+def test_a_file_that_would_raise_inside_python_gives_exit_2_and_a_message(tmp_path, text, said):
+    run = refused(score(write(tmp_path, text)))
+    assert said in run and "Traceback" not in run
+
+
+def test_a_file_with_a_byte_order_mark_scores(tmp_path):
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (ROOT / CLASSIC).read_bytes())
+    run = score(str(path), "--json")
+    assert (run.returncode, run.stderr) == (0, "") and json.loads(run.stdout)["totals"] == [26, 29]
+
+
+def test_a_file_larger_than_any_match_file_is_not_read_whole(tmp_path):
+    path = tmp_path / "big.json"
+    with path.open("wb") as handle:
+        handle.write(b'{"format": "xeri-match", "sides": [{"name": "')
+        handle.write(b"x" * (8 * 1024 * 1024))
+    assert refused(score(str(path))) == f"{path}: the file is larger than 4 MB; no match file is that big\n"

@@ -240,3 +240,78 @@ def test_the_example_in_the_match_file_documentation_loads_and_round_trips():
     m = match_from_dict(document)
     assert standing(m).totals == (87, 95)
     assert match_to_dict(m, document["meta"]) == document
+
+
+# --- a strict reader: nothing a file says is taken two ways ------------------------------------------
+
+@pytest.mark.parametrize("version", ["true", "1.0", '"1"'])
+def test_a_version_that_only_equals_1_in_python_is_refused(version):
+    text = json.dumps(doc()).replace('"version": 1', f'"version": {version}')
+    with pytest.raises(MatchFileError, match="match file version .* is not known"):
+        loads(text)
+
+
+def test_a_key_given_twice_is_refused_rather_than_the_last_one_winning():
+    text = json.dumps(doc()).replace('"cards": [30, 22]', '"cards": [60, -8], "cards": [30, 22]')
+    with pytest.raises(MatchFileError, match="^the key 'cards' is given twice in one object; give each key once$"):
+        loads(text)
+
+
+@pytest.mark.parametrize("sides, said", [
+    ([{"name": "Anna"}, {"name": "anna"}], "two sides are both called 'anna'"),
+    ([{"name": "Anna"}, {"name": " ANNA "}], "two sides are both called ' ANNA '"),
+])
+def test_two_sides_of_one_name_are_refused_whatever_the_case(sides, said):
+    assert str(refused(doc(sides=sides))).startswith(said)
+
+
+def test_two_partners_of_one_name_are_refused():
+    document = doc(rules="partnership", goal={"hands": 7}, hands=[],
+                   sides=[{"name": "Reds", "players": ["Anna", "Ben"]}, {"name": "Blues", "players": ["Chris", "ben"]}])
+    assert str(refused(document)).startswith("two players are both called 'ben'")
+
+
+def test_a_byte_order_mark_before_the_json_is_accepted():
+    assert loads("\ufeff" + json.dumps(doc())) == loads(json.dumps(doc()))
+
+
+def test_json_nested_a_thousand_deep_is_refused_in_words():
+    with pytest.raises(MatchFileError, match="^the JSON is nested too deeply to be a match file$"):
+        loads('{"format": "xeri-match", "meta": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+
+def test_a_number_of_five_thousand_digits_is_refused_naming_its_field():
+    text = json.dumps(doc(first_dealer=0)).replace('"first_dealer": 0', '"first_dealer": ' + "7" * 5000)
+    with pytest.raises(MatchFileError, match="^'first_dealer' is a seat number$"):
+        loads(text)
+    text = json.dumps(doc()).replace('"xeris": [1, 2]', '"xeris": [1, ' + "9" * 5000 + "]")
+    with pytest.raises(MatchFileError, match="^hand 1: Ben's xeris must be a whole number, not a number of 5,000 digits.$"):
+        loads(text)
+
+
+def test_a_count_no_pile_can_hold_is_refused_naming_the_hand_the_field_and_the_side():
+    with pytest.raises(MatchFileError, match=r"^hand 1: 'cards' of side 2 is 5200, more than the 52 cards of a deck$"):
+        match_from_dict(doc(hands=[hand_doc(cards=[30, 5200])]))
+
+
+@pytest.mark.parametrize("name, said", [
+    ("A" * 41, "the name 'AAAA"),
+    ("Anna\ud800", "holds a control character or broken text"),
+    ("Anna\nBen", "holds a control character or broken text"),
+])
+def test_a_name_too_long_or_not_plain_text_is_refused(name, said):
+    error = str(refused(doc(sides=[{"name": name}, {"name": "Ben"}])))
+    assert error.startswith("side 1: ") and said in error and len(error) < 200
+
+
+def test_a_fifty_megabyte_name_is_refused_at_once_with_a_short_message():
+    with pytest.raises(MatchFileError) as error:
+        loads(json.dumps(doc(sides=[{"name": "x" * 3_000_000}, {"name": "Ben"}])))
+    assert "has 3,000,000 characters; a name has at most 40" in str(error.value) and len(str(error.value)) < 200
+    with pytest.raises(MatchFileError, match="the file is 52,428,8.. characters long"):
+        loads('{"format": "xeri-match", "sides": [{"name": "' + "x" * 50 * 1024 * 1024 + '"}]}')
+
+
+def test_a_match_stored_before_names_were_limited_still_opens():
+    document = doc(sides=[{"name": "A" * 60}, {"name": "a" * 60}])
+    assert [s.name for s in match_from_dict(document, limit_names=False).sides] == ["A" * 60, "a" * 60]

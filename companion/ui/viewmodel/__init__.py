@@ -2,8 +2,10 @@
 engine's values and the history's figures; the screens (`companion.ui.views`) only render them and send
 their intents."""
 
+from ...net.access import Access, TableInfo
 from .app import AppModel
 from .entry import TIE
 from .session import Detail, Notice, Question, Screen, Session, Tone, intent
 
-__all__ = ["AppModel", "Detail", "Notice", "Question", "Screen", "Session", "TIE", "Tone", "intent"]
+__all__ = ["Access", "AppModel", "Detail", "Notice", "Question", "Screen", "Session", "TableInfo", "TIE", "Tone",
+           "intent"]

@@ -11,6 +11,14 @@ from ...engine.tally import unique_leader
 
 TIE = -1
 """`most` value meaning the table says most cards are tied."""
+KEPT_TYPING = 12
+"""What a number field keeps of what is typed: enough to show it back, never a pasted book."""
+
+
+def is_count(text: str) -> bool:
+    """True for a count as typed: ASCII digits only (`²` and `٣` are digits to Python, not to `int`), and no
+    longer than a deck's 52 needs, so the number stays small whatever is pasted."""
+    return text.isascii() and text.isdigit() and len(text.lstrip("0")) <= 3
 
 
 @dataclass
@@ -39,8 +47,8 @@ class Filled:
 
     def type(self, side: int, text: str) -> None:
         """Text typed in the field of `side`; a whole number sets it, anything else waits (see `bad`)."""
-        text = (text or "").strip()
-        if text.isdigit():
+        text = (text or "").strip()[:KEPT_TYPING]
+        if is_count(text):
             self.set(side, int(text))
         else:
             self.set(side, 0)  # keeps the order of what was set; the number is not taken (see `bad`)
@@ -50,7 +58,7 @@ class Filled:
 
     def bad(self) -> list[int]:
         """Sides whose typed text is not a whole number."""
-        return [side for side, text in self.texts.items() if not text.isdigit()]
+        return [side for side, text in self.texts.items() if not is_count(text)]
 
     def clear(self) -> None:
         self.values = [None] * len(self.values)

@@ -363,7 +363,7 @@ class EntryModel(ViewModel):
             return True
         return super().recover(exc)
 
-    @intent
+    @intent(writes=True)
     def save(self) -> None:
         """Save the hand (or the edit) against the version of the match the form was opened on."""
         if not self.draft or not self.record or self.stale is not None:

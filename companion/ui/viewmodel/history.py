@@ -8,8 +8,8 @@ from typing import Any
 
 from ...formats.archive import ImportReport, archive_bytes, export_archive, import_files
 from ...formats.presets import preset_names
-from ...service import MatchSummary, Player
-from .session import Screen, Session, ViewModel, intent
+from ...service import MatchSummary, Player, StorageError
+from .session import Screen, Session, Tone, ViewModel, intent
 
 
 @dataclass(frozen=True)
@@ -44,12 +44,12 @@ class HistoryModel(ViewModel):
         """Matches deleted this session, newest last: the undo bin."""
         self.busy: str | None = None
         """What slow work is under way (`import`, `export`), shown instead of its button."""
-        self.progress: float | None = None
-        """How far the slow work has gone (0 to 1), when it can tell."""
         self.show_empty = False
         """Whether matches stopped before their first hand are listed (they are hidden by default)."""
         self.download: tuple[str, bytes] | None = None
         """An export for the page to hand to the browser as a download (name, bytes); the page clears it."""
+        self.progress: tuple[int, int] | None = None
+        """While an import runs: (match files done, match files in all), for the screen to show."""
 
     # --- what the screen shows -------------------------------------------------------------------------
     def _listed(self) -> list[MatchSummary]:
@@ -126,7 +126,7 @@ class HistoryModel(ViewModel):
         s.trail = [h for h in s.trail if h not in (Screen.RECORD, Screen.HISTORY)]
         s.say("notice.deleted")
 
-    @intent
+    @intent(writes=True)
     def undo_delete(self) -> None:
         if self.deleted:
             match_id = self.deleted[-1]
@@ -135,41 +135,81 @@ class HistoryModel(ViewModel):
             self.session.say("notice.restored")
 
     # --- slow work: off the page's event loop ------------------------------------------------------------
-    @intent
+    def progress_fraction(self) -> float | None:
+        """How far an import has gone (0 to 1), or None when it cannot tell."""
+        if not self.progress or not self.progress[1]:
+            return None
+        return self.progress[0] / self.progress[1]
+
+    def progress_text(self) -> str | None:
+        """How far an import has gone, in words, while it runs."""
+        if self.busy != "import" or not self.progress or not self.progress[1]:
+            return None
+        done, total = self.progress
+        return self.tr("history.import_progress", done=done, total=total)
+
+    @intent(writes=True)
     def import_files(self, files: list[tuple[str, bytes]]) -> None:
         """Match files or history zips picked on this device: store the new ones, then say what happened."""
-        self.busy = "import"
-        self.session.background(lambda: import_files(self.services.library, files), self._imported)
+        self.busy, self.progress = "import", (0, 0)
+        library = self.services.library
+        shown = [-1]
+
+        def progress(done: int, total: int) -> None:
+            # Told from the import's thread after every match: the page hears of it at each whole percent.
+            percent = 100 * done // max(total, 1)
+            if percent != shown[0]:
+                shown[0] = percent
+                self.session.post(lambda: self._progressed(done, total))
+
+        self.session.background(lambda: import_files(library, files, progress), self._imported)
+
+    @intent(person=False)
+    def _progressed(self, done: int, total: int) -> None:
+        if self.busy == "import":
+            self.progress = (done, total)
 
     @intent(person=False)
     def _imported(self, report: ImportReport) -> None:
-        self.busy = None
+        self.busy, self.progress = None, None
         tr = self.tr
         parts = [tr.n("notice.imported", len(report.imported))]
+        if report.differed:
+            parts.append(tr.n("notice.import_differed", len(report.differed)))
         if report.skipped:
             parts.append(tr.n("notice.import_skipped", len(report.skipped)))
         if report.failed:
             name, why = report.failed[0]
             parts.append(tr.n("notice.import_failed", len(report.failed), name=name, reason=why))
-        self.session.say("notice.plain", text=" ".join(parts))
+        if report.stopped is not None:
+            # A full disk stopped it: say so in words (what came before is stored), as for any other write.
+            if not self.recover(report.stopped):
+                raise report.stopped
+            parts.append(self.session.notice.text)
+        self.session.say("notice.plain", Tone.PROBLEM if report.stopped else Tone.INFO, text=" ".join(parts))
 
-    @intent
+    @intent(writes=True)
     def export_all(self) -> None:
         """All history as one zip: into the data folder where there is one, and as a download."""
         self.busy = "export"
         folder = self.services.storage.folder
         self.session.background(lambda: self._export(folder), self._exported)
 
-    def _export(self, folder: Path | None) -> tuple[Path | None, str, bytes]:
-        data = archive_bytes(self.services.library)
-        path = export_archive(self.services.library, folder / "exports", data=data) if folder is not None else None
+    def _export(self, folder: Path | None) -> tuple[Path | None, str, bytes] | Exception:
+        try:
+            data = archive_bytes(self.services.library)
+            path = export_archive(self.services.library, folder / "exports", data=data) if folder is not None else None
+        except (OSError, StorageError) as exc:  # told on the page's loop, in `_exported`
+            return exc
         name = path.name if path is not None else "xeri-history.zip"
         return path, name, data
 
     @intent(person=False)
-    def _exported(self, result: tuple[Any, str, bytes]) -> None:
-        path, name, data = result
+    def _exported(self, result: tuple[Any, str, bytes] | Exception) -> None:
         self.busy = None
+        if isinstance(result, Exception):
+            raise result  # a full disk or a damaged match: `recover` says it in words
+        path, name, data = result
         self.download = (name, data)
         if path is not None and self.session.local:
             self.session.say("notice.exported", path=str(path))    # the folder is on this very device

@@ -134,7 +134,7 @@ class RecordModel(ViewModel):
     def show_breakdown(self, index: int | None) -> None:
         self.opened = None if index == self.opened else index
 
-    @intent
+    @intent(writes=True)
     def continue_match(self) -> None:
         """Take an abandoned match up again, where it stopped."""
         if not self.record:
@@ -145,11 +145,11 @@ class RecordModel(ViewModel):
         self.record = None
         table.started(record, replaces=current)
 
-    @intent
+    @intent(writes=True)
     def ask_delete(self) -> None:
         self.session.ask("confirm.delete", self.delete)
 
-    @intent
+    @intent(writes=True)
     def delete(self) -> None:
         match_id = self.record.id
         self.services.library.delete(match_id)

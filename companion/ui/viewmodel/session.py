@@ -1,5 +1,6 @@
 """What one browser session (one phone) shares between its screens: navigation, the words, the notice
-on screen, a pending question, and `intent`, which every view model's actions go through."""
+on screen, a pending question, what the session may do, and `intent`, which every view model's actions
+go through."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from ...engine.entry import InvalidHand
 from ...engine.match import MatchError, MatchOver
 from ...history.cache import HistoryCache
 from ...i18n import LANGUAGES, Translator
-from ...service import Services, StaleWrite, StorageError
+from ...net.access import Access, TableInfo
+from ...service import DamagedMatch, DiskFault, NoSuchMatch, Services, StaleWrite, StorageError, StoreLocked
 
 
 class Screen(enum.StrEnum):
@@ -71,10 +73,15 @@ def _inline(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
     done(work())
 
 
+def _now(call: Callable[[], Any]) -> None:
+    call()
+
+
 class Session:
     """One browser session's shared state. The UI observes it: `revision` moves on after every intent."""
 
-    def __init__(self, services: Services, history_cache: HistoryCache | None = None, lang: str | None = None):
+    def __init__(self, services: Services, history_cache: HistoryCache | None = None, lang: str | None = None,
+                 access: Access = Access.OWNER, table: TableInfo | None = None):
         self.services = services
         self.history_cache = history_cache or HistoryCache()
         settings = services.library.settings()
@@ -110,6 +117,30 @@ class Session:
         """How slow work runs: `background(work, done)` calls `work()` and hands its result to `done`.
         The page runs `work` in a thread and `done` back on its event loop (so other phones are not kept
         waiting); without threads (tests, the browser build) both run at once."""
+        self.post: Callable[[Callable[[], None]], None] = _now
+        """How slow work tells the page something while it runs (an import's progress): `post(call)` runs
+        `call` on the page's event loop. Set by the page; without one, at once."""
+        self.access: Access = Access(access)
+        """What this session may do: the server says (the table code, or the device running the app).
+        The page sets it again when a browser tab comes back with other rights (it gave the code)."""
+        self._table = table
+
+    # --- what this session may do -----------------------------------------------------------------------
+    @property
+    def can_write(self) -> bool:
+        """True when this phone may tap, save, delete, import and change settings; False: it only watches."""
+        return self.access.can_write
+
+    @property
+    def is_owner(self) -> bool:
+        """True on the device that runs the app (or anywhere, when the app serves this device only)."""
+        return self.access is Access.OWNER
+
+    @property
+    def table_info(self) -> TableInfo | None:
+        """How other phones join (address, code, QR code): for a session that may keep score, when the app
+        serves the network; None otherwise. A watching phone is never shown the code."""
+        return self._table if self.can_write else None
 
     @property
     def dark(self) -> bool:
@@ -176,16 +207,20 @@ class Session:
         self.question = Question(self.tr(key, **values), yes, ident)
 
 
-def intent(method: Callable | None = None, *, person: bool = True):
+def intent(method: Callable | None = None, *, person: bool = True, writes: bool = False):
     """Mark a view-model method as something a person does (or, `person=False`, the app by itself).
 
     Afterwards the session's `revision` moves on, so the page redraws; `taps` counts the outermost
     intents of a person, so a test can count what the app saw. An error the person can do something
     about becomes a notice instead of ending the page: a stale screen (another phone changed the
     match), a match that is over, an impossible hand, or storage that failed.
+
+    `writes=True` marks an intent that changes what is stored (or opens a form only for that): a
+    watching session (`Session.can_write` False) is told so in words and nothing runs. The server
+    decides the access; hiding a button is only a courtesy.
     """
     if method is None:
-        return functools.partial(intent, person=person)
+        return functools.partial(intent, person=person, writes=writes)
 
     @functools.wraps(method)
     def run(self, *args, **kwargs):
@@ -193,6 +228,10 @@ def intent(method: Callable | None = None, *, person: bool = True):
         depth = session.__dict__.get("_depth", 0)
         session._depth = depth + 1
         try:
+            if writes and not session.can_write:
+                session.question = None
+                session.say("notice.read_only", Tone.PROBLEM)
+                return None
             return method(self, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - each kind is told in words; the unknown ones re-raise
             if not self.recover(exc):
@@ -203,6 +242,7 @@ def intent(method: Callable | None = None, *, person: bool = True):
                 session.taps += 1
             session.revision += 1
 
+    run.writes = writes  # read by the tests that list every intent that writes
     return run
 
 
@@ -226,9 +266,22 @@ class ViewModel:
         if isinstance(exc, StaleWrite):
             s.say("notice.stale", Tone.PROBLEM)
             return True
-        if isinstance(exc, StorageError):
+        if isinstance(exc, (NoSuchMatch, DamagedMatch)):
+            # The match itself is gone or damaged: there is nothing left on this screen to show.
             s.home()
             s.say("notice.storage_error", Tone.PROBLEM, reason=str(exc))
+            return True
+        if isinstance(exc, OSError):  # a disk error no storage call wrapped (an export's own file)
+            exc = DiskFault("write the file", self.services.storage.folder, exc)
+        if isinstance(exc, DiskFault):
+            # The screen stays as it is (a hand being entered keeps its numbers): try again once the disk allows.
+            s.say(f"notice.disk.{exc.fault.value}", Tone.PROBLEM, folder=str(exc.folder or ""), detail=exc.detail)
+            return True
+        if isinstance(exc, StoreLocked):
+            s.say("notice.store_locked", Tone.PROBLEM, folder=str(exc.folder))
+            return True
+        if isinstance(exc, StorageError):
+            s.say("notice.storage_failed", Tone.PROBLEM, reason=str(exc))
             return True
         if isinstance(exc, MatchOver):
             s.say("notice.match_over", Tone.PROBLEM)

@@ -37,22 +37,23 @@ class SettingsModel(ViewModel):
     def open(self) -> None:
         self.session.go(Screen.SETTINGS)
 
-    @intent
+    @intent(writes=True)
     def set_language(self, lang: str) -> None:
         if lang in LANGUAGES:
-            self.session.lang = lang
+            # Stored first: if the disk refuses, the screen still shows the setting as it is stored.
             self.services.library.update_settings(language=lang)
+            self.session.lang = lang
 
-    @intent
+    @intent(writes=True)
     def set_theme(self, theme: str) -> None:
         if theme in THEMES:
-            self.session.theme = theme
             self.services.library.update_settings(theme=theme)
+            self.session.theme = theme
 
-    @intent
+    @intent(writes=True)
     def set_keep_awake(self, on: bool) -> None:
+        self.services.library.update_settings(keep_awake=bool(on))
         self.session.keep_awake = bool(on)
-        self.services.library.update_settings(keep_awake=self.session.keep_awake)
 
 
 class RulesModel(ViewModel):

@@ -6,8 +6,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...engine.limits import MAX_NAME, MAX_TARGET
 from ...engine.match import Match, MatchError, Side
 from ...engine.rules import SWITCHES, Goal, RuleSet, RulesError
+from ...formats.matchfile import is_plain_text
 from ...formats.presets import preset, preset_names
 from ...i18n import Translator
 from ...i18n.explain import goal_text
@@ -20,6 +22,15 @@ USUAL_PRESET = {"two": "classic", "partners": "partnership", "three": "greek-onl
 """The rules a table of this size usually plays: a new table size starts from them (the table may change them)."""
 GOAL_KINDS = ("race", "custom", "hands")
 """The preset's race (151, played on to 251), a target of the table's own, or an agreed number of hands."""
+MAX_HANDS_GOAL = 99
+"""The longest agreed number of hands the form offers."""
+KEPT_TYPING = 4 * MAX_NAME
+"""What the form keeps of a name being typed: enough to say it is too long, never a pasted book."""
+
+
+def fit(name: str) -> str:
+    """A name cut to `MAX_NAME` characters (a made-up team name of two long player names)."""
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
 
 
 @dataclass
@@ -87,7 +98,7 @@ class MatchForm:
             out = []
             for team in range(2):
                 a, b = names[2 * team], names[2 * team + 1]
-                title = self.team_names[team].strip() or tr("setup.team_default", a=a, b=b)
+                title = self.team_names[team].strip() or fit(tr("setup.team_default", a=a, b=b))
                 out.append(Side(title, (a, b)))
             return out
         return [Side(n) for n in names]
@@ -96,17 +107,27 @@ class MatchForm:
         """The name index of each seat: partners sit opposite, so the teams alternate (0, 2, 1, 3)."""
         return [0, 2, 1, 3] if self.layout == "partners" else list(range(self.seats))
 
+    def team_titles(self) -> list[str]:
+        """The team names typed (partnerships), as they will be used."""
+        return [t.strip() for t in self.team_names] if self.layout == "partners" else []
+
     def missing(self) -> list[str]:
-        """i18n keys of what is still needed before the match can start."""
+        """i18n keys of what is still needed before the match can start (each takes `max`: `MAX_NAME`)."""
         names = self.player_names()
+        teams = [t for t in self.team_titles() if t]
         out = []
         if any(not n for n in names):
             out.append("setup.missing.names")
-        elif len({n.casefold() for n in names}) < len(names):
+        elif any(len(n) > MAX_NAME for n in names + teams):
+            out.append("setup.missing.name_long")
+        elif not all(is_plain_text(n) for n in names + teams):
+            out.append("setup.missing.name_text")
+        elif (len({" ".join(n.split()).casefold() for n in names}) < len(names)
+              or len({" ".join(t.split()).casefold() for t in teams}) < len(teams)):
             out.append("setup.missing.distinct")
-        if self.goal_kind == "hands" and not 1 <= self.hands <= 99:
+        if self.goal_kind == "hands" and not 1 <= self.hands <= MAX_HANDS_GOAL:
             out.append("setup.missing.hands")
-        if self.goal_kind == "custom" and not 10 <= self.target <= 10000:
+        if self.goal_kind == "custom" and not 10 <= self.target <= MAX_TARGET:
             out.append("setup.missing.target")
         return out
 
@@ -210,10 +231,10 @@ class SetupModel(ViewModel):
 
     def missing_text(self) -> str | None:
         missing = self.form.missing()
-        return self.tr(missing[0]) if missing else None
+        return self.tr(missing[0], max=MAX_NAME) if missing else None
 
     # --- intents -------------------------------------------------------------------------------------
-    @intent
+    @intent(writes=True)
     def open(self) -> None:
         """A new match: last time's rules, and the names of the match in play (if any) to start from."""
         self.form = MatchForm()
@@ -237,11 +258,11 @@ class SetupModel(ViewModel):
 
     @intent
     def set_name(self, index: int, name: str) -> None:
-        self.form.names[index] = name
+        self.form.names[index] = str(name)[:KEPT_TYPING]
 
     @intent
     def set_team_name(self, index: int, name: str) -> None:
-        self.form.team_names[index] = name
+        self.form.team_names[index] = str(name)[:KEPT_TYPING]
 
     @intent
     def set_preset(self, name: str) -> None:
@@ -269,22 +290,22 @@ class SetupModel(ViewModel):
 
     @intent
     def step_target(self, delta: int) -> None:
-        self.form.target = max(10, self.form.target + delta)
+        self.form.target = min(MAX_TARGET, max(10, self.form.target + delta))
 
     @intent
     def step_hands(self, delta: int) -> None:
-        self.form.hands = max(1, self.form.hands + delta)
+        self.form.hands = min(MAX_HANDS_GOAL, max(1, self.form.hands + delta))
 
     @intent
     def set_first_dealer(self, seat: int | None) -> None:
         self.form.first_dealer = seat
 
-    @intent
+    @intent(writes=True)
     def start(self) -> None:
         f, tr = self.form, self.tr
         missing = f.missing()
         if missing:
-            self.session.say(missing[0], Tone.PROBLEM)
+            self.session.say(missing[0], Tone.PROBLEM, max=MAX_NAME)
             return
         try:
             rules = f.rules()

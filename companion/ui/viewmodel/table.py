@@ -227,7 +227,7 @@ class TableModel(ViewModel):
         if self.record:
             self.session.go(Screen.MATCH)
 
-    @intent
+    @intent(writes=True)
     def tap(self, seat: int, kind: TapKind | str = TapKind.XERI) -> None:
         """A xeri (or jack xeri) of the player at `seat`, as it happens."""
         if not self.record:
@@ -238,7 +238,7 @@ class TableModel(ViewModel):
         self.session.say(f"notice.tap.{TapKind(kind).value}", player=self.match.seats[seat].player,
                          n=self.record.live.count(seat, kind))
 
-    @intent
+    @intent(writes=True)
     def undo_tap(self) -> None:
         if self.record and self.record.live.taps:
             last = self.record.live.taps[-1]
@@ -246,7 +246,7 @@ class TableModel(ViewModel):
             self._changed()
             self.session.say(f"notice.untap.{last.kind.value}", player=self.match.seats[last.seat].player)
 
-    @intent
+    @intent(writes=True)
     def end_hand(self) -> None:
         """The hand is over: open the entry, prefilled from the live taps."""
         self._fresh()
@@ -275,22 +275,22 @@ class TableModel(ViewModel):
         if self.flash == shown and self.session.screen is Screen.MATCH and self.session.detail is None:
             self.flash = self.flash_before = None
 
-    @intent
+    @intent(writes=True)
     def ask_undo(self) -> None:
         """Ask before undoing the last hand; the answer undoes the hand the question named, or nothing
         (another phone may save a hand while the question is open)."""
         shown = self.record.revision
         self.session.ask("confirm.undo", lambda: self.undo_last_hand(shown), n=len(self.match.hands))
 
-    @intent
+    @intent(writes=True)
     def ask_edit(self, index: int) -> None:
         self.session.ask("confirm.edit", lambda: self.app.entry.open_edit(self.record, index), n=index + 1)
 
-    @intent
+    @intent(writes=True)
     def ask_abandon(self) -> None:
         self.session.ask("confirm.abandon", self.abandon)
 
-    @intent
+    @intent(writes=True)
     def undo_last_hand(self, shown=None) -> None:
         """Undo the last hand of the match as `shown` (a revision; by default the one on screen)."""
         if self.record and self.record.match.hands:
@@ -300,7 +300,7 @@ class TableModel(ViewModel):
             self.flash = self.opened = None
             self.session.say("notice.undone", n=n)
 
-    @intent
+    @intent(writes=True)
     def abandon(self) -> None:
         if self.record:
             self.services.table.abandon(self.record.id)
@@ -308,7 +308,7 @@ class TableModel(ViewModel):
             self.record = None
             self.session.home()
 
-    @intent
+    @intent(writes=True)
     def rematch(self) -> None:
         """Same sides and rules; the deal moves on from where the last match left it."""
         if not self.record:

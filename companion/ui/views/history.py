@@ -8,7 +8,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel
-from .common import Frame
+from .common import Frame, Status
 from .home import history_row
 from .palette import palette
 from .scoreboard import score_sheet
@@ -25,7 +25,7 @@ def history_screen(vm: AppModel) -> Frame:
                     disabled=m.busy is not None)]
     out: list[ft.Control] = []
     if m.busy:
-        out.append(labelled(ft.ProgressBar(value=m.progress), "busy"))
+        out.append(labelled(ft.ProgressBar(value=m.progress_fraction()), "busy", m.progress_text()))
     if m.deleted:
         out.append(secondary(tr("history.undo_delete"), lambda: m.undo_delete(), "undo-delete", icon=ft.Icons.RESTORE))
     players = m.player_choices()
@@ -48,7 +48,8 @@ def history_screen(vm: AppModel) -> Frame:
         out.append(section(tr("history.players"), ft.Row(
             [secondary(c.label, lambda _e=None, k=c.key: vm.player.open(k), f"player-{c.label}", icon=ft.Icons.PERSON)
              for c in players], wrap=True, spacing=6, run_spacing=6)))
-    return Frame(tr("nav.history"), out, actions=header_actions)
+    return Frame(tr("nav.history"), out, actions=header_actions,
+                 status=Status(m.progress_text()) if m.progress_text() else None)
 
 
 def nice_step(top: float, lines: int = 5) -> int:

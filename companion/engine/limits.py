@@ -1,0 +1,54 @@
+"""The bounds on every number and name a match can carry, and how a value out of bounds is told.
+
+A match file or a form can hold any number; the game never produces more than these. Keeping every
+value inside them keeps every piece of work small, whatever a file says: no loop, no column width and
+no message grows with the size of a number or a name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_POINTS = 100
+"""The most one scoring item may be worth (a card's rank, the 10♦, the two, most cards, a xeri, a jack
+xeri). Real rule sets give at most 25."""
+MAX_TARGET = 10_000
+"""The highest target a race may have (151 is usual)."""
+MAX_STEP = 10_000
+"""How far above the target its extension may be (100 is usual)."""
+MAX_HANDS = 1_000
+"""The most hands a match may hold, and the longest agreed number of hands. A race to 151 takes about
+ten; a race to 10,000 at 25 points a hand about 400 for each of four sides."""
+MAX_NAME = 40
+"""The longest name of a player or a team, in characters."""
+
+_SHOWN_DIGITS = 15
+"""A number longer than this is described by its length in a message, not written out."""
+
+
+def shown(value: Any) -> str:
+    """A value as a message shows it: a number too long to read is told by its length, never written out.
+
+    Writing a huge number out takes time that grows with its size, and Python refuses past 4,300 digits.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3.33 * _SHOWN_DIGITS:
+        digits = int(value.bit_length() * 0.30103) + 1  # log10(2): the length without converting
+        return f"a number of about {digits:,} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def cut(name: str, width: int = MAX_NAME) -> str:
+    """`name` in at most `width` characters, a cut one ending in "…": a match stored before names were
+    limited may hold longer ones, and a sentence or a column must not grow with them."""
+    return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def is_whole(value: Any) -> bool:
+    """True for an int that is not a bool (JSON's true is not a count)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def within(value: Any, low: int, high: int) -> bool:
+    """True for a whole number from `low` to `high`."""
+    return is_whole(value) and low <= value <= high

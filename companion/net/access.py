@@ -1,0 +1,132 @@
+"""Who may do what at the table: the access level of a browser session, and the table code that grants it."""
+
+from __future__ import annotations
+
+import contextvars
+import enum
+import hashlib
+import hmac
+import secrets
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from http.cookies import CookieError, SimpleCookie
+
+
+class Access(enum.StrEnum):
+    """What one browser session may do."""
+
+    OWNER = "owner"
+    """The device that runs the app (a loopback client), or anyone when the app serves loopback only."""
+    PLAYER = "player"
+    """A phone that gave the table code: it keeps score like the owner."""
+    WATCHER = "watcher"
+    """A phone without the code: it sees the table and changes nothing."""
+
+    @property
+    def can_write(self) -> bool:
+        """True for a session that may tap, save, delete, import and change settings."""
+        return self is not Access.WATCHER
+
+
+CURRENT: contextvars.ContextVar[Access] = contextvars.ContextVar("xeri_access", default=Access.OWNER)
+"""The access level of the WebSocket being served, set by the server around the Flet app for each
+connection. Flet runs `before_main`, `main` and the event handlers in tasks made inside that connection's
+task, which copy the context: that is how the level reaches the session. Outside a server (the desktop
+window, tests) it is `OWNER`."""
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+"""No 0/O or 1/I/L: a code is read aloud and typed on a phone."""
+CODE_LENGTH = 6
+"""31⁶ ≈ 890 million codes; five wrong guesses a minute per address are allowed (see `TableCode`)."""
+
+
+def new_code() -> str:
+    """A fresh random table code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise(text: str) -> str:
+    """A code as typed: case, spaces and dashes do not matter."""
+    return "".join(ch for ch in text.upper() if ch not in " -_")[:32]
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """How another phone joins this table, for the owner's screen: the address, the code, and a QR code
+    of the address with the code in it."""
+
+    url: str
+    """The address to open on a phone on the same network (`http://192.168.1.20:8550/`)."""
+    code: str
+    """The table code."""
+    join_url: str
+    """The address with the code (`…/?code=K7P2QX`): opening it once lets that browser keep score."""
+    qr_svg: str
+    """The QR code of `join_url` as SVG text (an `ft.Image(src=…)` draws it, on any address)."""
+    qr_png: str
+    """The same QR code as a base64 PNG: `ft.Image(src=…)` shows a base64 string on a plain-HTTP LAN
+    address too, where raw bytes show nothing (Chromium: not a secure context)."""
+
+
+class TableCode:
+    """The table code of one server and the cookie that proves a browser gave it.
+
+    Opening `…?code=XXXXXX` once sets an HttpOnly cookie holding a keyed hash of the code (never the code
+    itself); the WebSocket carries it back, and `access_for` reads it. The key is new each time the app
+    starts, so a restart (with its new code) sends every phone back to watching. Wrong codes are counted
+    per address: after `max_failures` in `window` seconds that address is refused for a while.
+    """
+
+    def __init__(self, code: str | None, port: int, *, loopback_is_owner: bool = True, max_age: int = 12 * 3600,
+                 max_failures: int = 5, window: float = 60.0):
+        self.code = normalise(code) if code else None
+        """None when the app serves loopback only: then every session is an owner."""
+        self.loopback_is_owner = loopback_is_owner
+        """A client on this machine is its owner (off only for tests, which all run on this machine)."""
+        self.cookie_name = f"xeri_table_{port}"
+        """Cookies belong to a host, not a port: the port keeps two apps on one laptop apart."""
+        self.max_age = max_age
+        self._key = secrets.token_bytes(32)
+        self._failures: dict[str, deque[float]] = defaultdict(deque)
+        self.max_failures, self.window = max_failures, window
+
+    def _token(self) -> str:
+        return hmac.new(self._key, f"player:{self.code}".encode(), hashlib.sha256).hexdigest()
+
+    def cookie(self) -> str:
+        """The Set-Cookie value for a browser that gave the right code."""
+        return f"{self.cookie_name}={self._token()}; Path=/; HttpOnly; SameSite=Strict; Max-Age={self.max_age}"
+
+    def matches(self, text: str) -> bool:
+        """True when `text` is the code (as typed: see `normalise`)."""
+        return self.code is not None and hmac.compare_digest(normalise(text).encode(), self.code.encode())
+
+    def throttled(self, address: str) -> bool:
+        """True while `address` has given too many wrong codes lately."""
+        tries = self._failures[address]
+        now = time.monotonic()
+        while tries and now - tries[0] > self.window:
+            tries.popleft()
+        if not tries:
+            del self._failures[address]  # the table of addresses does not grow with every phone ever seen
+            return False
+        return len(tries) >= self.max_failures
+
+    def failed(self, address: str) -> None:
+        """Count a wrong code from `address`."""
+        self._failures[address].append(time.monotonic())
+
+    def access_for(self, loopback: bool, cookie_header: str) -> Access:
+        """The access of a connection: from this machine, with the code's cookie, or neither."""
+        if self.code is None or (loopback and self.loopback_is_owner):
+            return Access.OWNER
+        jar = SimpleCookie()
+        try:
+            jar.load(cookie_header or "")
+        except CookieError:
+            return Access.WATCHER
+        morsel = jar.get(self.cookie_name)
+        if morsel is not None and hmac.compare_digest(morsel.value.encode(), self._token().encode()):
+            return Access.PLAYER
+        return Access.WATCHER

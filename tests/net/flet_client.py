@@ -1,0 +1,105 @@
+"""Just enough of Flet's wire protocol to be a phone without a browser: register, read what the page shows,
+tap a control by its test identifier. A hand-made client sends what it likes: what a session may do must be
+decided by the server, whatever the page shows."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any, Awaitable
+
+import msgpack
+import websockets
+from flet.messaging.protocol import decode_ext_from_msgpack
+
+REGISTER_CLIENT, CONTROL_EVENT = 1, 3
+
+
+def run(coroutine: Awaitable[Any]) -> Any:
+    """`asyncio.run` in a thread of its own: the browser tests' Playwright keeps an event loop running in
+    the main thread for the whole session, where `asyncio.run` is refused."""
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = asyncio.run(coroutine)
+        except BaseException as exc:  # handed back to the test's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+async def connect(base: str, origin: str | None = "same", cookie: str | None = None, host: str | None = None):
+    """A WebSocket to the app at `base` (`http://address:port`), with the Origin a page of `base` sends."""
+    headers = {}
+    if cookie:
+        headers["Cookie"] = cookie
+    if host:
+        headers["Host"] = host
+    return await websockets.connect(base.replace("http://", "ws://") + "/ws", origin=base if origin == "same" else origin,
+                                    additional_headers=headers, open_timeout=15)
+
+
+def decode(raw: bytes) -> Any:
+    return msgpack.unpackb(raw[1:], ext_hook=decode_ext_from_msgpack, strict_map_key=False)
+
+
+def find(tree: Any, test) -> dict | None:
+    """The first control (a dict with `_c`) in `tree` for which `test(control)` holds."""
+    if isinstance(tree, dict):
+        if "_c" in tree and test(tree):
+            return tree
+        tree = list(tree.values())
+    if isinstance(tree, (list, tuple)):
+        for item in tree:
+            found = find(item, test)
+            if found is not None:
+                return found
+    return None
+
+
+class Phone:
+    """One Flet session over a bare WebSocket."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.seen = b""
+        self.messages: list[Any] = []
+        """Everything the server sent, decoded: the page, then patches holding the controls drawn."""
+
+    @classmethod
+    async def open(cls, base: str, cookie: str | None = None) -> Phone:
+        phone = cls(await connect(base, cookie=cookie))
+        body = {"session_id": "", "page_name": "", "page": {"route": "/", "width": 390, "height": 844, "web": True}}
+        await phone.ws.send(b"\x00" + msgpack.packb([REGISTER_CLIENT, body]))
+        await phone.read_until(b"app-seen")
+        return phone
+
+    async def read_until(self, text: bytes, seconds: float = 20) -> bytes:
+        """Gather what the server sends until `text` was among it; everything gathered since the last call."""
+        start = len(self.seen)
+        end = asyncio.get_running_loop().time() + seconds
+        while text not in self.seen[start:]:
+            left = end - asyncio.get_running_loop().time()
+            if left <= 0:
+                raise AssertionError(f"the app never sent {text!r}")
+            raw = await asyncio.wait_for(self.ws.recv(), left)
+            self.seen += raw
+            self.messages.append(decode(raw))
+        return self.seen[start:]
+
+    async def tap(self, ident: str) -> None:
+        """Tap the button under the Semantics of this identifier, as Flutter would send it."""
+        wrapper = find(self.messages[::-1], lambda c: c.get("identifier") == ident)
+        assert wrapper is not None, f"no control {ident!r} on the page"
+        button = find(wrapper.get("content"), lambda c: "Button" in c["_c"])
+        await self.ws.send(b"\x00" + msgpack.packb([CONTROL_EVENT, {"target": button["_i"], "name": "click",
+                                                                    "data": None}]))
+
+    async def close(self) -> None:
+        await self.ws.close()

@@ -1,0 +1,96 @@
+"""What a session may do: a watching phone sees everything and changes nothing; the server decides, the
+view model refuses in words whatever a page sends."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from companion.ui.viewmodel import Access, AppModel, Screen, Session, TableInfo
+
+from .test_viewmodel import enter, start
+
+WRITES = {
+    "table": {"tap", "undo_tap", "end_hand", "ask_undo", "ask_edit", "ask_abandon", "undo_last_hand", "abandon",
+              "rematch"},
+    "entry": {"save"},
+    "setup": {"open", "start"},
+    "history": {"undo_delete", "import_files", "export_all"},
+    "record": {"continue_match", "ask_delete", "delete"},
+    "settings": {"set_language", "set_theme", "set_keep_awake"},
+    "player": set(), "rules": set(),
+}
+"""Every intent that changes what is stored (or opens a form only for that), screen by screen."""
+
+INFO = TableInfo(url="http://192.0.2.2:8550/", code="K7P2QX", join_url="http://192.0.2.2:8550/?code=K7P2QX",
+                 qr_svg="<svg/>", qr_png="iVBOR")
+
+
+def as_(services, access: Access) -> AppModel:
+    return AppModel(services, session=Session(services, access=access, table=INFO))
+
+
+def test_every_intent_that_writes_is_marked_and_no_other(services):
+    app = AppModel(services)
+    for screen, expected in WRITES.items():
+        model = getattr(app, screen)
+        marked = {name for name, member in inspect.getmembers(type(model), callable)
+                  if getattr(member, "writes", False)}
+        assert marked == expected, screen
+
+
+def test_a_watching_phone_is_told_it_can_only_watch_and_nothing_is_stored(services):
+    owner = AppModel(services)
+    start(owner)
+    enter(owner)
+    watcher = as_(services, Access.WATCHER)
+    assert not watcher.session.can_write and not watcher.session.is_owner
+    watcher.table.open()                                 # looking is fine
+    assert watcher.screen is Screen.MATCH
+    before = services.table.get(owner.table.record.id)
+    for act in (lambda: watcher.table.tap(0, "xeri"), watcher.table.end_hand, watcher.table.ask_undo,
+                watcher.table.abandon, watcher.setup.open, lambda: watcher.settings.set_language("el"),
+                lambda: watcher.history.import_files([("x.json", b"{}")]), watcher.history.export_all):
+        act()
+        assert watcher.session.notice.text.startswith("This phone can only watch."), act
+        assert watcher.session.question is None
+    assert watcher.screen is Screen.MATCH
+    assert services.table.get(owner.table.record.id) == before
+    assert services.library.settings()["language"] == "en"
+
+
+def test_a_watching_phone_cannot_delete_a_past_match_even_through_a_question_it_was_asked(services):
+    owner = AppModel(services)
+    start(owner, goal={"goal_kind": "hands", "hands": 1})
+    enter(owner)
+    match_id = owner.table.record.id
+    watcher = as_(services, Access.WATCHER)
+    watcher.record.open(match_id)
+    watcher.record.ask_delete()
+    assert watcher.session.question is None
+    watcher.record.delete()
+    assert services.library.get(match_id).id == match_id
+
+
+@pytest.mark.parametrize("access", [Access.OWNER, Access.PLAYER])
+def test_the_owner_and_a_phone_with_the_code_keep_score_and_see_how_others_join(services, access):
+    app = as_(services, access)
+    start(app)
+    app.table.tap(0, "xeri")
+    assert app.table.seat_count(0, "xeri") == 1
+    assert app.session.table_info == INFO
+    assert app.session.is_owner is (access is Access.OWNER)
+
+
+def test_a_watching_phone_is_never_shown_the_code(services):
+    assert as_(services, Access.WATCHER).session.table_info is None
+
+
+def test_a_tab_that_comes_back_with_the_code_may_write_from_then_on(services):
+    app = as_(services, Access.WATCHER)
+    app.setup.open()
+    assert app.screen is Screen.HOME
+    app.session.access = Access.PLAYER                   # the page sets it when the tab reconnects with the cookie
+    app.setup.open()
+    assert app.screen is Screen.SETUP

@@ -1,0 +1,67 @@
+"""The forms take any text a person can type or paste, and answer in words: names at most 40 characters,
+numbers only as a deck can hold them."""
+
+from companion.engine.limits import MAX_NAME
+from companion.formats.matchfile import loads
+from companion.ui.viewmodel import Screen
+
+from .test_viewmodel import start
+
+
+def test_a_name_longer_than_40_characters_is_said_in_the_form_and_the_match_does_not_start(app):
+    app.setup.open()
+    app.setup.set_name(0, "A" * (MAX_NAME + 1))
+    app.setup.set_name(1, "Ben")
+    assert app.setup.missing_text() == "A name has at most 40 characters."
+    app.setup.start()
+    assert app.screen is Screen.SETUP and app.session.notice.text == "A name has at most 40 characters."
+    app.setup.set_name(0, "A" * MAX_NAME)
+    app.setup.start()
+    assert app.screen is Screen.MATCH
+
+
+def test_a_pasted_book_of_a_name_is_kept_short_and_refused(app):
+    app.setup.open()
+    app.setup.set_name(0, "x" * 10_000_000)
+    app.setup.set_name(1, "Ben")
+    assert len(app.setup.form.names[0]) <= 4 * MAX_NAME
+    assert app.setup.missing_text() == "A name has at most 40 characters."
+
+
+def test_two_long_player_names_make_a_team_name_cut_to_40_that_a_match_file_takes_back(app, services):
+    names = ["N" * 40, "S" * 40, "E" * 40, "P" * 40]
+    start(app, names=names, layout="partners")
+    teams = [side.name for side in app.table.match.sides]
+    assert all(len(t) == MAX_NAME and t.endswith("…") for t in teams)
+    assert loads(services.library.export_match(app.table.record.id)).sides == app.table.match.sides
+
+
+def test_two_teams_of_one_name_are_refused(app):
+    app.setup.open()
+    app.setup.set_layout("partners")
+    for i, n in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
+        app.setup.set_name(i, n)
+    app.setup.set_team_name(0, "Reds")
+    app.setup.set_team_name(1, "reds ")
+    assert app.setup.missing_text() == "Every player needs a different name."
+
+
+def test_a_count_typed_in_other_digits_or_pasted_long_is_not_taken_as_a_number(app):
+    start(app)
+    app.table.end_hand()
+    for text in ("²", "٣٠", "3" * 5000, "-3", "1e3", "30.0"):
+        app.entry.type_cards(0, text)
+        assert app.entry.save_reason() == "Type the captured cards as whole numbers.", text
+    app.entry.type_cards(0, "30")
+    assert app.entry.draft.cards.values == [30, 22]
+
+
+def test_a_name_with_a_line_break_or_broken_text_is_said_in_the_form(app):
+    # Found by the fuzz test: a lone surrogate reached the players' file, which could not be written.
+    app.setup.open()
+    app.setup.set_name(1, "Ben")
+    for name in ("Anna\nB", "\ud800", "A\x00"):
+        app.setup.set_name(0, name)
+        app.setup.start()
+        assert app.screen is Screen.SETUP
+        assert app.session.notice.text == "A name is plain text: it cannot hold line breaks or control characters."
