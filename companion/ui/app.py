@@ -165,6 +165,15 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
         session.access = access
         session.revision += 1
 
+    async def join():
+        # A watching phone gave the table code: open the join link in this tab; the server sets the
+        # cookie and sends the tab back to the app, now able to keep score.
+        path = vm.join_path()
+        if path is None:
+            return
+        base = (page.url or "").replace("wss://", "https://").replace("ws://", "http://").split("/ws")[0].rstrip("/")
+        await page_services(page)["launcher"].launch_url(base + path, web_only_window_name="_self")
+
     def attach():
         # Once per session: assigning these on every render would schedule another render, forever.
         page.pubsub.subscribe(on_message)
@@ -177,7 +186,7 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
         page.on_platform_brightness_change = on_brightness
         measure()
         on_brightness()
-        session.page_actions = {"share": share, "share_sheet": share_sheet, "import": pick_and_import}
+        session.page_actions = {"share": share, "share_sheet": share_sheet, "import": pick_and_import, "join": join}
 
     ft.on_mounted(attach)
     frame = render(vm)
@@ -250,7 +259,7 @@ def make_main(services: Services, history_cache: HistoryCache | None = None, tab
         page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf"}
         page.theme, page.dark_theme = themes()
         page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
-                                 "files": ft.FilePicker()}
+                                 "files": ft.FilePicker(), "launcher": ft.UrlLauncher()}
         watch_access(page, lambda access: page_services(page).get("access_changed", lambda _a: None)(access))
         page.render(App, services, history_cache, table)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...history.cache import HistoryCache
+from ...net.access import normalise
 from ...service import Services
 from .entry import EntryModel
 from .history import HistoryModel
@@ -73,6 +74,24 @@ class AppModel(ViewModel):
         notice = self.session.notice
         if notice is not None:
             self.session.detail = Detail(self.tr("nav.notice"), notice.text, ident="notice-detail")
+
+    @intent
+    def set_join_code(self, text: str) -> None:
+        """The table code, as a watching phone types it."""
+        self.session.join_code = text[:32]
+
+    def join_path(self) -> str | None:
+        """Where a watching phone goes with the code it typed: the join link, which lets it keep score."""
+        code = normalise(self.session.join_code)
+        return f"/?code={code}" if code else None
+
+    @intent
+    def show_join_qr(self) -> None:
+        """The QR code of the join link, big enough to scan from across the table."""
+        info = self.session.table_info
+        if info is not None:
+            self.session.detail = Detail(self.tr("join.title"), self.tr("join.scan", url=info.url, code=info.code),
+                                         ident="join-qr", image=info.qr_png)
 
     @intent
     def close_detail(self) -> None:

@@ -64,6 +64,8 @@ class Detail:
     sides: tuple = ()
     """A hand's breakdown (`sheet.BreakdownSide` values), when it is one."""
     ident: str = "detail"
+    image: str | None = None
+    """A picture to show (a QR code, as SVG text or a base64 PNG), when it is one."""
 
 
 THEMES = ("system", "light", "dark")
@@ -124,6 +126,8 @@ class Session:
         """What this session may do: the server says (the table code, or the device running the app).
         The page sets it again when a browser tab comes back with other rights (it gave the code)."""
         self._table = table
+        self.join_code = ""
+        """A table code being typed on a watching phone."""
 
     # --- what this session may do -----------------------------------------------------------------------
     @property

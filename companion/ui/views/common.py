@@ -103,6 +103,9 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
     if s.detail is not None:
         d = s.detail
         body: list[ft.Control] = []
+        if d.image:
+            body.append(labelled(ft.Image(src=d.image, width=260, height=260, fit=ft.BoxFit.CONTAIN), "qr-code",
+                                 tr("join.qr_label")))
         if d.text:
             body.append(ft.Text(d.text, size=16, selectable=True))
         if d.sides:
@@ -131,3 +134,20 @@ def breakdown_table(sides, p: Palette) -> ft.Control:
             ], vertical_alignment=ft.CrossAxisAlignment.START))
         blocks.append(ft.Column(lines, spacing=4))
     return labelled(ft.Column(blocks, spacing=12), "breakdown")
+
+
+def watching(vm: AppModel) -> list[ft.Control]:
+    """On a phone that only watches: what it may not do, and a field for the table code that lets it play."""
+    if vm.session.can_write:
+        return []
+    tr = vm.tr
+    join = vm.session.page_actions.get("join")
+    field = labelled(ft.TextField(label=tr("join.code"), value=vm.session.join_code, text_size=20, dense=True,
+                                  capitalization=ft.TextCapitalization.CHARACTERS,
+                                  on_change=lambda e: vm.set_join_code(e.control.value), expand=True),
+                     "join-code", value=vm.session.join_code)
+    return [labelled(ft.Container(ft.Column([
+        ft.Text(tr("access.watching"), size=15, color=ft.Colors.ON_TERTIARY_CONTAINER),
+        ft.Row([field, labelled(ft.FilledButton(tr("join.button"), on_click=join, height=TOUCH), "join")],
+               vertical_alignment=ft.CrossAxisAlignment.CENTER),
+    ], spacing=8), bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=16, padding=12), "watching")]

@@ -38,7 +38,7 @@ def entry(vm: AppModel) -> Frame:
             bad = i in flagged or i in d.cards.bad()
             fields.append(labelled(ft.TextField(
                 label=("⚠ " if bad else "") + names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
-                input_filter=ft.NumbersOnlyInputFilter(), max_length=2, counter=None,
+                input_filter=ft.NumbersOnlyInputFilter(),
                 on_change=lambda e, i=i: m.type_cards(i, e.control.value), expand=True, text_size=18, dense=True,
                 border_color=ft.Colors.ERROR if bad else (p.sides[i] if d.cards.is_auto(i) else None),
                 helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}", value=d.cards.shown(i)))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel
-from .common import Frame, Status
+from .common import Frame, Status, watching
 from .home import history_row
 from .palette import palette
 from .scoreboard import score_sheet
@@ -22,11 +22,11 @@ def history_screen(vm: AppModel) -> Frame:
         icon_button(ft.Icons.UPLOAD_FILE, actions.get("import"), tr("history.import"), "import-files",
                     disabled=m.busy is not None),
         icon_button(ft.Icons.ARCHIVE, lambda: m.export_all(), tr("history.export"), "export-all",
-                    disabled=m.busy is not None)]
-    out: list[ft.Control] = []
+                    disabled=m.busy is not None)] if vm.session.can_write else []
+    out: list[ft.Control] = watching(vm)
     if m.busy:
         out.append(labelled(ft.ProgressBar(value=m.progress_fraction()), "busy", m.progress_text()))
-    if m.deleted:
+    if m.deleted and vm.session.can_write:
         out.append(secondary(tr("history.undo_delete"), lambda: m.undo_delete(), "undo-delete", icon=ft.Icons.RESTORE))
     players = m.player_choices()
     if players:
@@ -114,13 +114,14 @@ def record_screen(vm: AppModel) -> Frame:
     series = m.chart()
     if series is not None:
         out.append(section(tr("chart.title"), totals_chart(vm, series, [name for _, name, _ in m.totals()])))
-    actions = []
-    if m.can_continue:
-        actions.append(secondary(tr("history.continue"), lambda: m.continue_match(), "continue-abandoned",
-                                 icon=ft.Icons.PLAY_ARROW, expand=True))
-    actions.append(secondary(tr("history.delete"), lambda: m.ask_delete(), "delete-match",
-                             icon=ft.Icons.DELETE_OUTLINE, expand=True, danger=True))
-    out.append(ft.Row(actions))
+    if vm.session.can_write:
+        actions = []
+        if m.can_continue:
+            actions.append(secondary(tr("history.continue"), lambda: m.continue_match(), "continue-abandoned",
+                                     icon=ft.Icons.PLAY_ARROW, expand=True))
+        actions.append(secondary(tr("history.delete"), lambda: m.ask_delete(), "delete-match",
+                                 icon=ft.Icons.DELETE_OUTLINE, expand=True, danger=True))
+        out.append(ft.Row(actions))
     out += what_if_section(vm)
     out += score_sheet(vm, p, [name for _, name, _ in m.totals()], m.hand_rows(), m.opened, m.breakdown,
                        m.show_breakdown)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel
-from .common import Frame
+from .common import Frame, watching
 from .palette import palette
 from .widgets import card, icon_button, labelled, primary, problem, secondary, section
 
@@ -22,7 +22,15 @@ def history_row(vm: AppModel, row) -> ft.Control:
 def home(vm: AppModel) -> Frame:
     tr, table = vm.tr, vm.table
     p = palette(vm.session.dark)
-    body: list[ft.Control] = []
+    body: list[ft.Control] = watching(vm)
+    info = vm.session.table_info
+    if info is not None:
+        body.append(card(
+            ft.Row([ft.Icon(ft.Icons.PHONELINK, color=ft.Colors.PRIMARY),
+                    ft.Text(tr("join.title"), size=16, weight=ft.FontWeight.W_700, expand=True)]),
+            labelled(ft.Text(tr("join.how", url=info.url, code=info.code), size=15, selectable=True), "join-info"),
+            secondary(tr("join.show_qr"), lambda: vm.show_join_qr(), "show-qr", icon=ft.Icons.QR_CODE_2),
+            ident="table-code"))
     if vm.session.problems_at_open:
         body.append(card(*[problem(text) for text in vm.session.problems_at_open],
                          secondary(tr("nav.ok"), lambda: vm.dismiss_notice(), "damaged-ok"),
@@ -40,7 +48,8 @@ def home(vm: AppModel) -> Frame:
             labelled(ft.Text(table.summary_line(), size=14, color=ft.Colors.ON_SURFACE_VARIANT), "home-goal"),
             primary(tr("home.continue"), lambda: table.open(), "continue-match", icon=ft.Icons.PLAY_ARROW),
             color=ft.Colors.SURFACE_CONTAINER))
-    body.append(primary(tr("home.new_match"), lambda: vm.setup.open(), "new-match", icon=ft.Icons.ADD))
+    if vm.session.can_write:
+        body.append(primary(tr("home.new_match"), lambda: vm.setup.open(), "new-match", icon=ft.Icons.ADD))
     body.append(ft.Row([
         secondary(tr("nav.history"), lambda: vm.history.open(), "open-history", icon=ft.Icons.HISTORY, expand=True),
         secondary(tr("nav.rules"), lambda: vm.rules.open(), "open-rules-button", icon=ft.Icons.MENU_BOOK, expand=True),
@@ -48,7 +57,7 @@ def home(vm: AppModel) -> Frame:
     recent = vm.history.recent()
     if recent:
         body.append(section(tr("home.recent"), *[history_row(vm, row) for row in recent]))
-    return Frame(tr("app.title"), body, back=False, actions=[
-        icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open(), tr("nav.rules"), "open-rules"),
-        icon_button(ft.Icons.SETTINGS, lambda: vm.settings.open(), tr("nav.settings"), "open-settings"),
-    ])
+    actions = [icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open(), tr("nav.rules"), "open-rules")]
+    if vm.session.can_write:
+        actions.append(icon_button(ft.Icons.SETTINGS, lambda: vm.settings.open(), tr("nav.settings"), "open-settings"))
+    return Frame(tr("app.title"), body, back=False, actions=actions)

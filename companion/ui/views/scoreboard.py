@@ -10,7 +10,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel
-from .common import Frame, Status, breakdown_table
+from .common import Frame, Status, breakdown_table, watching
 from .palette import Palette, palette
 from .widgets import card, icon_button, labelled, primary, secondary, section
 
@@ -20,22 +20,24 @@ def scoreboard(vm: AppModel) -> Frame:
     st = table.standing
     p = palette(s.dark)
     wide = s.wide
-    controls: list[ft.Control] = [goal_line(vm, p), side_boxes(vm, p, big=wide and not s.short)]
+    writer = s.can_write            # a watching phone sees the table and none of the buttons that change it
+    controls: list[ft.Control] = watching(vm) + [goal_line(vm, p), side_boxes(vm, p, big=wide and not s.short)]
     if st.is_over:
         controls += match_over(vm, p)
-        footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)]
+        footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] if writer else []
     else:
         controls.append(labelled(ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
                                          ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600)]),
                                  "dealer-line"))
-        controls.append(live_panel(vm, p))
-        footer = [primary(tr("match.end_hand"), lambda: table.end_hand(), "end-hand", icon=ft.Icons.EDIT_NOTE)]
+        controls.append(live_panel(vm, p) if writer else live_counts(vm, p))
+        footer = [primary(tr("match.end_hand"), lambda: table.end_hand(), "end-hand", icon=ft.Icons.EDIT_NOTE)] \
+            if writer else []
     sheet = score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
-                        table.show_breakdown, edit=table.ask_edit)
+                        table.show_breakdown, edit=table.ask_edit if writer else None)
     # Undo and Stop sit in the header, where nothing the sheet grows by can move them.
     header_actions = [icon_button(ft.Icons.UNDO, lambda: table.ask_undo(), tr("match.undo_hand"), "undo-hand",
-                                  disabled=not table.match.hands)]
-    if not st.is_over:
+                                  disabled=not table.match.hands)] if writer else []
+    if not st.is_over and writer:
         header_actions.append(icon_button(ft.Icons.CLOSE, lambda: table.ask_abandon(), tr("match.abandon"),
                                           "abandon-match"))
     header_actions.append(icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open("current"), tr("nav.rules"),
@@ -121,6 +123,14 @@ def live_panel(vm: AppModel, p: Palette) -> ft.Control:
                         secondary(tr("match.undo_tap"), lambda: table.undo_tap(), "undo-tap", icon=ft.Icons.UNDO,
                                   disabled=not has_taps)]))
     return labelled(ft.Column(rows, spacing=6), "live-panel")
+
+
+def live_counts(vm: AppModel, p: Palette) -> ft.Control:
+    """The live xeris as words, for a phone that only watches."""
+    rows = [ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
+                    ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
+                            size=15)]) for seat in vm.table.seats()]
+    return labelled(ft.Column(rows, spacing=6), "live-counts")
 
 
 def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakdown_of, toggle,
