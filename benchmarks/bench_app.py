@@ -112,10 +112,8 @@ def measure_start(browser, url: str, locale: str = "en-US") -> dict[str, list[fl
 
 def timed_tap(app, ident: str, watch: str, wanted: str) -> tuple[float, float]:
     """Tap `ident`; return (ms in the page from pointerdown to `watch` showing `wanted`, ms seen from Python)."""
-    target = app.wait_id(ident)
-    target.scroll_into_view_if_needed()
-    box = target.bounding_box()
-    assert box is not None, f"{ident} is not on screen"
+    app.wait_id(ident)
+    box = app.scroll_to(ident)
     time.sleep(0.3)  # let the previous frame, and any animation, settle
     app.page.evaluate(ARM, [watch, wanted])
     start = time.perf_counter()
@@ -198,7 +196,7 @@ def measure_hand_types(browser, url: str) -> list[tuple[str, str, int, int]]:
             ident = step[0] if isinstance(step, tuple) else step
             if app.box_if_visible(ident) is None:
                 scrolls += 1                         # a person would have to scroll to reach it
-                app._target(ident).scroll_into_view_if_needed()
+                app.scroll_to(ident)
             if isinstance(step, tuple):
                 app.type(*step)
             else:

@@ -144,7 +144,9 @@ def turkish_pages(app: Driver, shot) -> None:
     shot("settings")
 
 
-def main() -> int:
+def main(only: list[str]) -> int:
+    """Every screenshot, or only the runs named on the command line (`whole`, `korean`, `turkish`, or a
+    table size such as `844x390`)."""
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
         return 1
@@ -156,6 +158,7 @@ def main() -> int:
         runs = [("whole", 390, 844, "light")] + [("table", w, h, scheme) for w, h in TABLE_SIZES
                                                  for scheme in ("light", "dark")]
         runs += [("korean", 390, 844, "light"), ("korean", 390, 844, "dark"), ("turkish", 390, 844, "light")]
+        runs = [run for run in runs if not only or run[0] in only or f"{run[1]}x{run[2]}" in only]
         locales = {"korean": "ko-KR", "turkish": "tr-TR"}
         for kind, width, height, scheme in runs:
             with tempfile.TemporaryDirectory() as tmp:
@@ -189,4 +192,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -153,6 +153,18 @@ def test_a_typical_two_player_hand_is_entered_at_360x640_without_scrolling(phone
     assert (total(app, 0), total(app, 1)) == (26, 9)
 
 
+def test_a_phone_held_sideways_keeps_every_xeri_button_and_end_hand_in_reach(phone):
+    app = phone(844, 390)
+    start_two_player_match(app)
+    for ident in ("xeri-0", "jack-xeri-0", "xeri-1", "jack-xeri-1", "end-hand", "total-0", "total-1"):
+        assert app.box_if_visible(ident) is not None, f"{ident} is not wholly on screen at 844x390"
+    app.tap("jack-xeri-1", scroll=False)
+    app.tap("xeri-0", scroll=False)
+    assert total(app, 0) == 0 and total(app, 1) == 0
+    app.tap("end-hand", scroll=False)
+    app.wait_id("save-hand")
+
+
 def test_a_four_player_hand_is_entered_at_390x844_without_scrolling(phone):
     app = phone(390, 844)
     app.tap("new-match")

@@ -22,7 +22,11 @@ def scoreboard(vm: AppModel) -> Frame:
     p = palette(s.dark)
     wide = s.wide
     writer = s.can_write            # a watching phone sees the table and none of the buttons that change it
-    controls: list[ft.Control] = watching(vm) + [goal_line(vm, p), side_boxes(vm, p, big=wide and not s.short)]
+    totals = [goal_line(vm, p), side_boxes(vm, p, big=wide and not s.short)]
+    # A phone held sideways has room for the xeri buttons or the totals, not both: the buttons stay in
+    # reach on the left and the totals head the score sheet beside them.
+    sideways = wide and s.short and not st.is_over
+    controls: list[ft.Control] = watching(vm) + ([] if sideways else totals)
     if st.is_over:
         controls += match_over(vm, p)
         footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] if writer else []
@@ -48,7 +52,7 @@ def scoreboard(vm: AppModel) -> Frame:
         table.taps_line() if not st.is_over else table.goal_line())
     if wide:
         return Frame(table.title, controls, footer=footer, status=status, actions=header_actions,
-                     side=sheet)
+                     side=totals + sheet if sideways else sheet)
     return Frame(table.title, controls + sheet, footer=footer, status=status, actions=header_actions)
 
 
