@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from ..engine.cards import DECK_SIZE, CardError, parse_card
 from ..engine.entry import HandEntry, InvalidHand, Problem
-from ..engine.limits import MAX_HANDS, MAX_NAME, is_whole, shown
+from ..engine.limits import MAX_HANDS, MAX_NAME, LongNumber, is_whole, shown
 from ..engine.match import Match, MatchError, MatchOver, Side, standing
 from ..engine.rules import Goal, RulesError
 from ..engine.scoring import score_hand
@@ -254,20 +254,6 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise MatchFileError(f"the key {shown(key)} is given twice in one object; give each key once")
         doc[key] = value
     return doc
-
-
-class LongNumber:
-    """A number in a file too long to be anything a match holds, kept as its length only: turning it
-    into an int takes time growing with its digits (Python refuses past 4,300). It is no whole number,
-    so the check of the field that holds it refuses it, naming the field."""
-
-    __slots__ = ("digits",)
-
-    def __init__(self, digits: int):
-        self.digits = digits
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits:,} digits"
 
 
 def _short_int(text: str) -> int | LongNumber:
