@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .engine.match import standing
 from .engine.rules import RulesError
-from .formats.matchfile import MAX_FILE_CHARS, MatchFileError, loads
+from .formats.matchfile import MAX_FILE_CHARS, FileSays, MatchFileError, loads, size
 from .formats.presets import preset, preset_names
 from .formats.sheet import sheet_json, sheet_text
 from .i18n import LANGUAGES, Translator, first_spoken, system_language
@@ -21,7 +21,7 @@ def read_match_text(path: str) -> str:
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_CHARS + 1)
     if len(data) > MAX_FILE_CHARS:
-        raise MatchFileError(f"the file is larger than {MAX_FILE_CHARS // (1024 * 1024)} MB; no match file is that big")
+        raise MatchFileError(FileSays.TOO_BIG, size=size(MAX_FILE_CHARS))
     return data.decode("utf-8")
 
 

@@ -4,17 +4,24 @@ every sentence an error can say is in every catalog, with the same English as th
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
+import io
+import json
 import re
 import string
+import zipfile
 from pathlib import Path
 
 import pytest
 
+import companion.formats.archive as archive
 from companion.engine import Goal, HandEntry, Match, RuleSet, RulesError, Side, parse_card
 from companion.engine.match import MatchOver, standing
 from companion.engine.messages import Message, SaidError, Says
+from companion.formats.matchfile import loads
 from companion.formats.presets import preset
+from companion.history.whatif import what_if
 from companion.i18n import LANGUAGES, Translator, catalog
 from companion.i18n.fmt import integer
 
@@ -55,7 +62,7 @@ def sentence_faults(families: list[type[Says]], catalogs: dict[str, dict[str, st
 
 
 def test_every_sentence_an_error_can_say_is_in_every_catalog_with_the_codes_english():
-    assert len(families()) >= 6
+    assert len(families()) >= 10
     assert sentence_faults(families(), {lang: catalog(lang) for lang in LANGUAGES}) == []
 
 
@@ -170,6 +177,48 @@ def two_hands() -> tuple[HandEntry, HandEntry]:
     return big, big
 
 
+def classic_file(*hands, **changes) -> str:
+    hand = {"cards": [30, 22], "counting": [12, 8], "xeris": [0, 0], "jack_xeris": [0, 0], "ten_of_diamonds": 0,
+            "two": 1}
+    return json.dumps({"format": "xeri-match", "version": 1, "rules": "classic", "goal": {"target": 151},
+                       "sides": [{"name": "Anna"}, {"name": "Ben"}], "hands": [{**hand, **h} for h in hands],
+                       **changes})
+
+
+LONG_XERIS = "[0, " + "9" * 5000 + "]"
+"""Ben's xeris written with 5,000 digits: more than Python turns into an int."""
+
+
+class Library:
+    """Just enough of the service's library for an import that reads no match."""
+
+    def batch(self):
+        return contextlib.nullcontext()
+
+
+def refused_import(files) -> SaidError:
+    report = archive.import_files(Library(), files)
+    assert report.imported == [] and len(report.failed) == 1
+    return report.failed[0][1]
+
+
+def many_entries() -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for k in range(11):
+            zf.writestr(f"matches/{k}.json", "{}")
+    return buffer.getvalue()
+
+
+def too_big_entry() -> SaidError:
+    return caught(lambda: archive._read_capped(io.BytesIO(b" " * (archive.MAX_ENTRY_BYTES + 1)), "big.json"))
+
+
+def counted_match() -> Match:
+    """A classic match of one counted hand: it says who took the 2♣, not who took the 2♠."""
+    return Match(rules=preset("classic"), sides=(Side("Anna"), Side("Ben")), goal=Goal(hands=3), hands=two_hands()[:1])
+
+
 ERRORS = {
     # family: (how to meet it, what each language's words must hold, beside the values every language shares)
     "card": (lambda: parse_card("11H"), {}, ["'11H'", "C D H S", "♣ ♦ ♥ ♠"]),
@@ -180,12 +229,28 @@ ERRORS = {
     "match": (lambda: Match.new(preset("classic"), [Side("Anna"), Side("Ben"), Side("Chris")]), TITLES, ["2", "3"]),
     "match over": (lambda: standing(Match(rules=preset("classic"), sides=(Side("Anna"), Side("Ben")),
                                           goal=Goal(hands=1), hands=two_hands())), {}, ["1", "2"]),
+    "match file": (lambda: loads(classic_file({}, {}, {"cards": [5200, 0]})),
+                   {"en": ["hand 3"], "el": ["χέρι 3"], "ko": ["3라운드"], "tr": ["3. el"]}, ["'cards'", "5200", "52"]),
+    "match file, side": (lambda: loads(classic_file(sides=[{"name": "Anna"}, {"name": "x" * 41}])),
+                         {"en": ["side 2"], "el": ["πλευρά 2"], "ko": ["2번 편"], "tr": ["2. taraf"]}, ["41", "40"]),
+    "match file, JSON": (lambda: loads('{"format": "xeri-match",\n  "version": }'), {}, ["2", "14", "Expecting value"]),
+    "match file, a long number": (lambda: loads(classic_file({"xeris": [0, 7]}).replace("[0, 7]", LONG_XERIS)),
+                                  {lang: [integer(5000, lang)] for lang in LANGUAGES}, ["Ben"]),
+    "archive": (lambda: refused_import([("many.zip", many_entries())]), {}, ["11", "10"]),
+    "archive, size": (too_big_entry, {}, ["big.json", "4 MB"]),
+    "archive, text": (lambda: refused_import([("b.json", b"\xff\xfe")]), {}, ["UTF-8"]),
+    "what if": (lambda: what_if(counted_match(), preset("greek-online")), {}, ["2♣", "2♠"]),
 }
+
+
+@pytest.fixture
+def few_entries(monkeypatch):
+    monkeypatch.setattr(archive, "MAX_ENTRIES", 10)
 
 
 @pytest.mark.parametrize("family", list(ERRORS))
 @pytest.mark.parametrize("lang", OTHERS)
-def test_each_family_of_errors_says_what_is_wrong_in_the_persons_language_with_its_values(family, lang):
+def test_each_family_of_errors_says_what_is_wrong_in_the_persons_language_with_its_values(family, lang, few_entries):
     meet, words, values = ERRORS[family]
     error = caught(meet)
     said = Translator(lang).say(error)
@@ -201,6 +266,16 @@ def test_the_english_left_check_can_fail():
     error = caught(lambda: Match.new(preset("classic"), [Side("Anna"), Side("Ben"), Side("Chris")]))
     assert english_left(error, "με τους κανόνες «Κλασική» παίζουν 2 sides, όχι 3") == ["sides"]
     assert english_left(error, str(error)) == sorted(template_words(error.message))
+    error = caught(lambda: loads(classic_file({}, {}, {"cards": [5200, 0]})))
+    assert english_left(error, "3. el: 'cards' of side 1 is 5200") == ["side"]       # a sentence nested in another
+    assert english_left(error, "hand 3: 1번 편의 'cards' 값이 5200입니다") == ["hand"]
+
+
+def test_a_hands_problems_are_said_in_the_persons_language_naming_the_hand_and_the_side():
+    error = caught(lambda: loads(classic_file({}, {"cards": [43, 9], "counting": [11, 9]})))
+    assert str(error) == "hand 2: Ben captured 9 cards but holds 10 counting and special cards."
+    assert Translator("ko").say(error) == "2라운드: Ben: 획득한 카드는 9장인데 가진 점수 카드와 특수 카드는 10장입니다."
+    assert Translator("tr").say(error).startswith("2. el: Ben: 9 kağıt toplamış")
 
 
 def test_a_rule_sets_name_is_said_by_its_title_and_a_name_no_catalog_knows_as_it_is():

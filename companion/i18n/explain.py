@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..engine.cards import TEN_OF_DIAMONDS, Rank
@@ -55,6 +56,23 @@ def _as_said(value: object, tr: Translator) -> str:
         if len(text) <= 30:
             return text
     return tr.say(shown(value))
+
+
+@dataclass(frozen=True)
+class HandProblems:
+    """Every problem of one hand, as sentences naming the sides: a value an error can carry, said in the
+    language of whoever reads the error."""
+
+    problems: tuple[Problem, ...]
+    """The engine's problems with the hand."""
+    side_names: tuple[str, ...]
+    """The match's sides, in order."""
+
+    def words(self, tr: Translator) -> str:
+        return " ".join(problem_text(p, self.side_names, tr) for p in self.problems)  # each is a sentence
+
+    def __str__(self) -> str:
+        return self.words(ENGLISH)
 
 
 def item_label(item: str, rules: RuleSet, tr: Translator = ENGLISH) -> str:
