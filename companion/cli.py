@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .engine.match import standing
 from .engine.rules import RulesError
-from .formats.matchfile import MAX_FILE_CHARS, MatchFileError, loads
+from .formats.matchfile import MAX_FILE_CHARS, FileSays, MatchFileError, loads, size
 from .formats.presets import preset, preset_names
 from .formats.sheet import sheet_json, sheet_text
 from .i18n import LANGUAGES, Translator, first_spoken, system_language
@@ -21,36 +21,44 @@ def read_match_text(path: str) -> str:
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_CHARS + 1)
     if len(data) > MAX_FILE_CHARS:
-        raise MatchFileError(f"the file is larger than {MAX_FILE_CHARS // (1024 * 1024)} MB; no match file is that big")
+        raise MatchFileError(FileSays.TOO_BIG, size=size(MAX_FILE_CHARS))
     return data.decode("utf-8")
 
 
 def score_command(path: str, as_json: bool, rules: str | None, lang: str = "en") -> int:
-    """Print the score sheet of a match file; exit status 2 with a message on stderr if it cannot be read."""
+    """Print the score sheet of a match file; exit status 2 with a message on stderr if it cannot be read.
+    The sheet and the message are in `lang`."""
+    tr = Translator(lang)
     try:
         if rules is not None:
             preset(rules)
         match = loads(read_match_text(path), rules_override=rules)
     except (OSError, UnicodeDecodeError) as exc:
-        print(f"{path}: cannot read the file ({exc.strerror if isinstance(exc, OSError) else exc})", file=sys.stderr)
+        # The system's own words for the fault (`No such file or directory`) stay inside the sentence.
+        detail = exc.strerror if isinstance(exc, OSError) else str(exc)
+        print(tr("cli.error.unreadable", path=path, detail=detail), file=sys.stderr)
         return 2
     except (MatchFileError, RulesError) as exc:
-        print(f"{path}: {exc}", file=sys.stderr)
+        print(tr("cli.error.file", path=path, problem=tr.say(exc)), file=sys.stderr)
         return 2
     st = standing(match, strict=rules is None)
     if as_json:
         print(json.dumps(sheet_json(match, st), ensure_ascii=False))
     else:
-        print(sheet_text(match, Translator(lang), st=st))
+        print(sheet_text(match, tr, st=st))
     return 0
 
 
 def store_command(command: str, paths: list[str], out: str | None, lang: str = "en") -> int:
-    """`export` (all history as one zip) and `import` (match files or such zips), on the app's data folder."""
+    """`export` (all history as one zip) and `import` (match files or such zips), on the app's data folder.
+
+    What it says is in `lang`; a storage fault is told in the storage's own (English) words.
+    """
     from .formats.archive import export_archive, import_paths
     from .service import DiskFault, Services, StorageError
     from .storage import Store
 
+    tr = Translator(lang)
     try:
         store = Store()
     except StorageError as exc:  # held by another app, or a folder the disk refuses
@@ -60,29 +68,29 @@ def store_command(command: str, paths: list[str], out: str | None, lang: str = "
         library = Services.over(store).library
         if command == "export":
             try:
-                path = export_archive(library, Path(out) if out else store.folder / "exports", tr=Translator(lang))
+                path = export_archive(library, Path(out) if out else store.folder / "exports", tr=tr)
             except OSError as exc:
                 print(DiskFault("write the export", Path(out) if out else store.folder, exc), file=sys.stderr)
                 return 2
             except StorageError as exc:
-                print(f"could not export: {exc}", file=sys.stderr)
+                print(tr("cli.export.failed", reason=str(exc)), file=sys.stderr)
                 return 2
-            print(f"exported {len(library.matches())} matches to {path}")
+            print(tr.n("cli.export.done", len(library.matches()), path=str(path)))
             return 0
         report = import_paths(library, [Path(p) for p in paths])
         for name in report.imported:
             if name in report.differed:
-                print(f"imported {name} as a new match: a stored match has its id but other hands")
+                print(tr("cli.import.differed", name=name))
             else:
-                print(f"imported {name}")
+                print(tr("cli.import.done", name=name))
         for name in report.skipped:
-            print(f"already stored, skipped {name}")
+            print(tr("cli.import.skipped", name=name))
         for name, why in report.failed:
-            print(f"could not import {name}: {why}", file=sys.stderr)
+            print(tr("cli.import.failed", name=name, reason=tr.say(why)), file=sys.stderr)
         if report.stopped is not None:
             if not isinstance(report.stopped, StorageError):
                 raise report.stopped
-            print(f"the import stopped: {report.stopped}", file=sys.stderr)
+            print(tr("cli.import.stopped", reason=str(report.stopped)), file=sys.stderr)
         return 2 if report.failed or report.stopped is not None else 0
 
 
@@ -103,14 +111,17 @@ def build_parser() -> argparse.ArgumentParser:
     spoken = first_spoken([system_language() or ""])
     languages = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
     score.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
-                       help=f"the sheet's language: {languages}; default {spoken}, from the system's locale")
+                       help=f"the language of the sheet and of its messages: {languages}; default {spoken}, "
+                            "from the system's locale")
     export = sub.add_parser("export", help="write all history (match files and a CSV) into one zip",
                             description="Back up every stored match into one zip in the data folder's exports/.")
     export.add_argument("--out", help="the folder to write the zip into")
     export.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
-                        help=f"the language of the CSV's header: {languages}; default {spoken}")
+                        help=f"the language of the CSV's header and of what it says: {languages}; default {spoken}")
     imp = sub.add_parser("import", help="import match files or a history zip, skipping matches already stored")
     imp.add_argument("files", nargs="+", help="match files (.json) or zips made by export")
+    imp.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
+                     help=f"the language of what it says: {languages}; default {spoken}")
     return parser
 
 

@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(data: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "XERI_DATA_DIR": str(data), "PYTHONIOENCODING": "utf-8"}
+    """The command line on a machine without a locale (it speaks English unless told `--lang`)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"}
+    env.update(XERI_DATA_DIR=str(data), PYTHONIOENCODING="utf-8", LANG="C.UTF-8")
     return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)
 
@@ -59,6 +61,17 @@ def test_a_broken_file_is_reported_and_the_rest_is_imported(tmp_path):
     out = run(tmp_path / "data", "import", str(good), str(bad))
     assert out.returncode == 2
     assert "imported good.json" in out.stdout and "could not import bad.json" in out.stderr
+
+
+def test_an_import_says_what_it_did_and_why_a_file_was_refused_in_the_language_asked_for(tmp_path):
+    good = tmp_path / "good.json"
+    good.write_bytes((ROOT / "data" / "examples" / "classic-151.json").read_bytes())
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    out = run(tmp_path / "data", "import", "--lang", "ko", str(good), str(bad))
+    assert out.returncode == 2
+    assert out.stdout == "가져왔습니다: good.json\n"
+    assert out.stderr.startswith("가져오지 못했습니다. bad.json: 올바른 JSON이 아닙니다(줄 1, 열 2: ")
 
 
 def test_a_data_folder_that_cannot_be_made_gives_exit_2_and_a_message_not_a_traceback(tmp_path):

@@ -22,6 +22,7 @@ from companion.formats.archive import import_files
 from companion.formats.matchfile import MatchFileError, loads, match_to_dict
 from companion.formats.presets import preset_names
 from companion.formats.sheet import sheet_json, sheet_text
+from companion.i18n import Translator
 from companion.service import Services
 from companion.storage import Store
 from companion.ui.viewmodel import TIE, AppModel, Screen
@@ -147,7 +148,7 @@ def test_any_match_file_scores_or_is_refused_in_words(text):
         try:
             match = loads(text)
         except MatchFileError as refused:
-            return str(refused)
+            return str(refused) + "\n" + Translator("tr").say(refused)     # in words, in any language
         sheet = sheet_text(match)
         json.dumps(sheet_json(match))
         sheet.encode("utf-8")                  # what `score` prints: never a UnicodeEncodeError
@@ -165,7 +166,8 @@ def test_any_match_files_imported_are_stored_or_reported(services, texts):
                                                              for i, t in enumerate(texts)]))
     assert report.stopped is None
     assert len(report.imported) + len(report.skipped) + len(report.failed) == len(texts)
-    assert all(isinstance(why, str) and len(why) < 1000 for _, why in report.failed)
+    greek = Translator("el")
+    assert all(len(str(why)) < 1000 and len(greek.say(why)) < 1000 for _, why in report.failed)
     assert len(services.library.matches()) == before + len(report.imported)
 
 

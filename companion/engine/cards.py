@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from .limits import shown
+from .messages import SaidError, Says
 
 
 class Suit(enum.Enum):
@@ -62,7 +63,15 @@ DECK_SIZE = 52
 """Cards in the deck: every hand's captured cards add up to this."""
 
 
-class CardError(ValueError):
+class CardSays(Says):
+    """Why a text names no card."""
+
+    __prefix__ = "error.card"
+    NOT_A_CARD = "{value} is not a card: write a rank ({ranks}) and a suit ({letters} or {symbols})"
+    NOT_A_RANK = "{value} is not a rank: use {ranks}"
+
+
+class CardError(SaidError):
     """A card code that names no card of the deck."""
 
 
@@ -103,7 +112,8 @@ def parse_card(text: str) -> Card:
     """Parse a card code such as `10D`, `2C`, `JS`, `10♦` (case and spaces ignored)."""
     s = text.strip().upper() if isinstance(text, str) and len(text) <= 8 else ""
     if len(s) < 2 or s[-1] not in _SUIT_BY_TEXT or s[:-1] not in _RANK_BY_TEXT:
-        raise CardError(f"{shown(text)} is not a card: write a rank (A K Q J 10 9 … 2) and a suit (C D H S or ♣ ♦ ♥ ♠)")
+        raise CardError(CardSays.NOT_A_CARD, value=shown(text), ranks="A K Q J 10 9 … 2", letters="C D H S",
+                        symbols="♣ ♦ ♥ ♠")
     # The deck's own card: equal cards that are also identical compare without a call.
     return _DECK_CARDS[_RANK_BY_TEXT[s[:-1]], _SUIT_BY_TEXT[s[-1]]]
 
@@ -112,7 +122,7 @@ def parse_rank(text: str) -> Rank:
     """Parse a rank code such as `A`, `10`, `J`."""
     s = text.strip().upper() if isinstance(text, str) and len(text) <= 8 else ""
     if s not in _RANK_BY_TEXT:
-        raise CardError(f"{shown(text)} is not a rank: use A K Q J 10 9 8 7 6 5 4 3 2")
+        raise CardError(CardSays.NOT_A_RANK, value=shown(text), ranks="A K Q J 10 9 8 7 6 5 4 3 2")
     return _RANK_BY_TEXT[s]
 
 

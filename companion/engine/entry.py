@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping, Sequence
 
 from .cards import DECK_SIZE, Card, Rank, TEN_OF_DIAMONDS
+from .messages import Message, SaidError, Says
 from .rules import RuleSet
 from .tally import unique_leader
 
@@ -154,6 +155,18 @@ class InvalidHand(ValueError):
     def __init__(self, problems: Sequence[Problem]):
         self.problems = tuple(problems)
         super().__init__("; ".join(p.code for p in self.problems))
+
+
+class HandError(SaidError):
+    """An error that may point at one hand of a match (a match file's, a what-if's)."""
+
+    def __init__(self, says: Says | Message, /, *, hand: int | None = None, problems: Sequence[Problem] = (),
+                 **values: Any):
+        super().__init__(says, **values)
+        self.hand = hand
+        """The 0-based index of the hand at fault, if a hand is."""
+        self.problems = tuple(problems)
+        """The engine's problems with that hand, if it is impossible."""
 
 
 def _is_whole(value: Any) -> bool:

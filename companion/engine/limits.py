@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .messages import Message, Says
+
 MAX_POINTS = 100
 """The most one scoring item may be worth (a card's rank, the 10♦, the two, most cards, a xeri, a jack
 xeri). Real rule sets give at most 25."""
@@ -26,14 +28,39 @@ _SHOWN_DIGITS = 15
 """A number longer than this is described by its length in a message, not written out."""
 
 
-def shown(value: Any) -> str:
-    """A value as a message shows it: a number too long to read is told by its length, never written out.
+class ValueSays(Says):
+    """How a message tells a value too long to write out."""
+
+    __prefix__ = "error.value"
+    ABOUT_DIGITS = "a number of about {digits} digits"
+    DIGITS = "a number of {digits} digits"
+
+
+class LongNumber:
+    """A number in a file too long to be anything a match holds, kept as its length only: turning it
+    into an int takes time growing with its digits (Python refuses past 4,300). It is no whole number,
+    so the check of the field that holds it refuses it, naming the field."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int):
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return str(ValueSays.DIGITS.of(digits=self.digits))
+
+
+def shown(value: Any) -> str | Message:
+    """A value as a message shows it: as written (a string in quotes), cut to 60 characters; a number too
+    long to read is told by its length (a `Message`, said in the reader's language), never written out.
 
     Writing a huge number out takes time that grows with its size, and Python refuses past 4,300 digits.
     """
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3.33 * _SHOWN_DIGITS:
         digits = int(value.bit_length() * 0.30103) + 1  # log10(2): the length without converting
-        return f"a number of about {digits:,} digits"
+        return ValueSays.ABOUT_DIGITS.of(digits=digits)
+    if isinstance(value, LongNumber):
+        return ValueSays.DIGITS.of(digits=value.digits)
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 

@@ -6,21 +6,38 @@ import enum
 from dataclasses import dataclass, replace
 
 from .entry import HandEntry
-from .limits import MAX_HANDS
+from .limits import MAX_HANDS, shown
+from .messages import Message, SaidError, Says, either
 from .rules import Direction, Goal, RuleSet
 from .scoring import HandScore, score_hand
 from .tally import unique_leader
 
 
-class MatchError(ValueError):
+class MatchSays(Says):
+    """Why a match cannot be set up or changed."""
+
+    __prefix__ = "error.match"
+    SIDES = "{rules} rules are played by {allowed} sides, not {sides}"
+    SIDE_NAME = "every side needs a name"
+    PARTNERSHIP_PLAYERS = "the partnership {name} needs two players"
+    SINGLE_PLAYER = "{name} is a single player in {rules} rules, not a partnership"
+    TOO_MANY_HANDS = "a match holds at most {max} hands, not {hands}"
+    NO_SEAT = "there is no seat {seat} to deal first; seats are 0 to {last}"
+    DECIDED = "the match was decided at hand {hand}, but {hands} hands are recorded"
+    OVER = "the match is over: no more hands can be recorded"
+    NOTHING_TO_UNDO = "there is no hand to undo"
+    NO_HAND_TO_EDIT = "there is no hand {hand} to edit"
+
+
+class MatchError(SaidError):
     """A match that cannot be set up: wrong number of sides, a partnership without two players, …"""
 
 
 class MatchOver(MatchError):
     """A change that would put hands after the hand that decided the match."""
 
-    def __init__(self, message: str, decided_at: int):
-        super().__init__(message)
+    def __init__(self, says: Says | Message, /, decided_at: int, **values):
+        super().__init__(says, **values)
         self.decided_at = decided_at
         """The index of the hand that decided the match."""
 
@@ -81,19 +98,18 @@ class Match:
         object.__setattr__(self, "hands", tuple(self.hands))
         n = len(self.sides)
         if n not in self.rules.sides_allowed:
-            allowed = " or ".join(str(k) for k in self.rules.sides_allowed)
-            raise MatchError(f"{self.rules.name} rules are played by {allowed} sides, not {n}")
+            raise MatchError(MatchSays.SIDES, rules=self.rules.title, allowed=either(self.rules.sides_allowed), sides=n)
         for side in self.sides:
             if not side.name.strip():
-                raise MatchError("every side needs a name")
+                raise MatchError(MatchSays.SIDE_NAME)
             if self.rules.partnerships and len(side.players) != 2:
-                raise MatchError(f"the partnership {side.name!r} needs two players")
+                raise MatchError(MatchSays.PARTNERSHIP_PLAYERS, name=repr(side.name))
             if not self.rules.partnerships and side.players:
-                raise MatchError(f"{side.name!r} is a single player in {self.rules.name} rules, not a partnership")
+                raise MatchError(MatchSays.SINGLE_PLAYER, name=repr(side.name), rules=self.rules.title)
         if len(self.hands) > MAX_HANDS:
-            raise MatchError(f"a match holds at most {MAX_HANDS:,} hands, not {len(self.hands):,}")
+            raise MatchError(MatchSays.TOO_MANY_HANDS, max=MAX_HANDS, hands=len(self.hands))
         if not 0 <= self.first_dealer < len(self.seats):
-            raise MatchError(f"there is no seat {self.first_dealer} to deal first; seats are 0 to {len(self.seats) - 1}")
+            raise MatchError(MatchSays.NO_SEAT, seat=shown(self.first_dealer), last=len(self.seats) - 1)
 
     @classmethod
     def new(cls, rules: RuleSet, sides: list[Side] | tuple[Side, ...], goal: Goal | None = None,
@@ -232,8 +248,7 @@ def standing(match: Match, strict: bool = True) -> Standing:
         if tally.decided_at is not None:
             if not strict:
                 break
-            raise MatchOver(f"the match was decided at hand {tally.decided_at + 1}, "
-                            f"but {len(match.hands)} hands are recorded", tally.decided_at)
+            raise MatchOver(MatchSays.DECIDED, tally.decided_at, hand=tally.decided_at + 1, hands=len(match.hands))
         score = score_hand(entry, match.rules, len(match.sides))
         scores.append(score)
         tally.add(match.goal, index, score)
@@ -251,7 +266,7 @@ def record_hand(match: Match, entry: HandEntry) -> Match:
     """
     now = standing(match)
     if now.is_over:
-        raise MatchOver("the match is over: no more hands can be recorded", now.decided_at)
+        raise MatchOver(MatchSays.OVER, now.decided_at)
     score = score_hand(entry, match.rules, len(match.sides))
     longer = replace(match, hands=match.hands + (entry,))
     tally = _Tally.of(now)
@@ -263,14 +278,14 @@ def record_hand(match: Match, entry: HandEntry) -> Match:
 def undo_hand(match: Match) -> Match:
     """The match without its last hand (the inverse of `record_hand`)."""
     if not match.hands:
-        raise MatchError("there is no hand to undo")
+        raise MatchError(MatchSays.NOTHING_TO_UNDO)
     return replace(match, hands=match.hands[:-1])
 
 
 def edit_hand(match: Match, index: int, entry: HandEntry) -> Match:
     """The match with hand `index` replaced; refused if the entry is impossible or ends the match early."""
     if not 0 <= index < len(match.hands):
-        raise MatchError(f"there is no hand {index + 1} to edit")
+        raise MatchError(MatchSays.NO_HAND_TO_EDIT, hand=index + 1)
     score_hand(entry, match.rules, len(match.sides))
     edited = replace(match, hands=match.hands[:index] + (entry,) + match.hands[index + 1:])
     standing(edited)  # raises MatchOver when the edit would decide the match before its last hand

@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping
 
 from .cards import DECK, Card, Rank, TEN_OF_DIAMONDS, parse_card, parse_rank
 from .limits import MAX_HANDS, MAX_POINTS, MAX_STEP, MAX_TARGET, is_whole, shown, within
+from .messages import Message, SaidError, Says, said
 
 
 class Direction(enum.Enum):
@@ -19,7 +20,37 @@ class Direction(enum.Enum):
     ANTICLOCKWISE = "anticlockwise"
 
 
-class RulesError(ValueError):
+class RulesSays(Says):
+    """Why a rule set or a goal cannot be played. A file's own words (field names, `true`) are values, so no
+    translation can change them."""
+
+    __prefix__ = "error.rules"
+    GOAL_KIND = "a goal is either a target (with its extension) or a number of hands"
+    GOAL_NOT_WHOLE = "the goal's {field} must be a whole number, not {value}"
+    HANDS_TOO_FEW = "a match of {hands} hands cannot be played: agree on 1 or more"
+    HANDS_TOO_MANY = "a match of {hands} hands cannot be played: agree on at most {max}"
+    TARGET_TOO_LOW = "a target of {target} points cannot be played"
+    TARGET_TOO_HIGH = "a target of {target} points is more than a match is played to (at most {max})"
+    EXTENSION_NOT_ABOVE = "the extension ({extension}) must be above the target ({target})"
+    EXTENSION_TOO_FAR = "the extension ({extension}) may be at most {max} above the target ({target})"
+    GOAL_NOT_OBJECT = "a goal is an object such as {race} or {hands}"
+    GOAL_NO_FIELD = "a goal has no field {field}"
+    POINTS = "{field} must be a whole number of points from 0 to {max}, not {value}"
+    NOT_A_RANK = "rank points are given for ranks (A K Q J 10 … 2), not {value}"
+    RANK_POINTS = "rank points must be whole numbers from 0 to {max}, not {value} for {rank}"
+    TWO_NOT_A_TWO = "the special two must be a two, not {value}"
+    PLAYERS = "Xeri is played by 2, 3 or 4 players, each listed once, not {value}"
+    PARTNERSHIPS_FOUR = "partnerships are played by exactly four players"
+    NOT_AN_OBJECT = "a rule set is a JSON object"
+    NO_SETTING = "rule sets have no setting {field}"
+    NOT_VALID = "the rule set is not valid: {reason}"
+    FLAG = "{field} is {true} or {false}, not {value}"
+    PLAYERS_NOT_A_LIST = "{field} is a list of table sizes such as {one} or {many}, not {value}"
+    RANK_POINTS_NOT_AN_OBJECT = "{field} is an object such as {example}, not {value}"
+    DIRECTION = "{field} is {clockwise} or {anticlockwise}, not {value}"
+
+
+class RulesError(SaidError):
     """A rule set that cannot be played: an unknown field or an impossible value."""
 
 
@@ -36,29 +67,28 @@ class Goal:
 
     def __post_init__(self) -> None:
         if (self.target is None) == (self.hands is None):
-            raise RulesError("a goal is either a target (with its extension) or a number of hands")
+            raise RulesError(RulesSays.GOAL_KIND)
         for key in ("target", "extension", "hands"):
             value = getattr(self, key)
             if value is not None and not is_whole(value):
-                raise RulesError(f"the goal's {key} must be a whole number, not {shown(value)}")
+                raise RulesError(RulesSays.GOAL_NOT_WHOLE, field=key, value=shown(value))
         if self.hands is not None:
             if self.hands < 1:
-                raise RulesError(f"a match of {self.hands} hands cannot be played: agree on 1 or more")
+                raise RulesError(RulesSays.HANDS_TOO_FEW, hands=shown(self.hands))
             if self.hands > MAX_HANDS:
-                raise RulesError(f"a match of {shown(self.hands)} hands cannot be played: agree on at most {MAX_HANDS:,}")
+                raise RulesError(RulesSays.HANDS_TOO_MANY, hands=shown(self.hands), max=MAX_HANDS)
         if self.target is not None:
             if self.target < 1:
-                raise RulesError(f"a target of {self.target} points cannot be played")
+                raise RulesError(RulesSays.TARGET_TOO_LOW, target=shown(self.target))
             if self.target > MAX_TARGET:
-                raise RulesError(f"a target of {shown(self.target)} points is more than a match is played to "
-                                 f"(at most {MAX_TARGET:,})")
+                raise RulesError(RulesSays.TARGET_TOO_HIGH, target=shown(self.target), max=MAX_TARGET)
             if self.extension is None:
                 object.__setattr__(self, "extension", self.target + 100)
             if self.extension <= self.target:
-                raise RulesError(f"the extension ({shown(self.extension)}) must be above the target ({self.target})")
+                raise RulesError(RulesSays.EXTENSION_NOT_ABOVE, extension=shown(self.extension), target=self.target)
             if self.extension - self.target > MAX_STEP:
-                raise RulesError(f"the extension ({shown(self.extension)}) may be at most {MAX_STEP:,} above the "
-                                 f"target ({self.target})")
+                raise RulesError(RulesSays.EXTENSION_TOO_FAR, extension=shown(self.extension), max=MAX_STEP,
+                                 target=self.target)
 
     @property
     def is_race(self) -> bool:
@@ -74,13 +104,13 @@ class Goal:
     def from_dict(cls, data: Mapping[str, Any]) -> Goal:
         """A goal from its match-file form: `{"target": 151, "extension": 251}` or `{"hands": 11}`."""
         if not isinstance(data, Mapping):
-            raise RulesError("a goal is an object such as {\"target\": 151, \"extension\": 251} or {\"hands\": 11}")
+            raise RulesError(RulesSays.GOAL_NOT_OBJECT, race='{"target": 151, "extension": 251}', hands='{"hands": 11}')
         unknown = set(data) - {"target", "extension", "hands"}
         if unknown:
-            raise RulesError(f"a goal has no field {shown(sorted(unknown)[0])}")
+            raise RulesError(RulesSays.GOAL_NO_FIELD, field=shown(sorted(unknown)[0]))
         for key, value in data.items():
             if value is not None and not is_whole(value):
-                raise RulesError(f"the goal's {key} must be a whole number, not {shown(value)}")
+                raise RulesError(RulesSays.GOAL_NOT_WHOLE, field=key, value=shown(value))
         return cls(target=data.get("target"), extension=data.get("extension"), hands=data.get("hands"))
 
     def to_dict(self) -> dict[str, int]:
@@ -135,20 +165,19 @@ class RuleSet:
                             ("two_points", self.two_points), ("majority_points", self.majority_points),
                             ("xeri_points", self.xeri_points), ("jack_xeri_points", self.jack_xeri_points)):
             if not within(value, 0, MAX_POINTS):
-                raise RulesError(f"{what} must be a whole number of points from 0 to {MAX_POINTS}, not {shown(value)}")
+                raise RulesError(RulesSays.POINTS, field=what, max=MAX_POINTS, value=shown(value))
         for rank, value in self.rank_points.items():
             if not isinstance(rank, Rank):
-                raise RulesError(f"rank points are given for ranks (A K Q J 10 … 2), not {shown(rank)}")
+                raise RulesError(RulesSays.NOT_A_RANK, value=shown(rank))
             if not within(value, 0, MAX_POINTS):
-                raise RulesError(f"rank points must be whole numbers from 0 to {MAX_POINTS}, not {shown(value)} "
-                                 f"for {rank.value}")
+                raise RulesError(RulesSays.RANK_POINTS, max=MAX_POINTS, value=shown(value), rank=rank.value)
         if not isinstance(self.two, Card) or self.two.rank is not Rank.TWO:
-            raise RulesError(f"the special two must be a two, not {getattr(self.two, 'code', shown(self.two))}")
+            raise RulesError(RulesSays.TWO_NOT_A_TWO, value=getattr(self.two, "code", None) or shown(self.two))
         if (not self.players or any(not is_whole(n) or n not in (2, 3, 4) for n in self.players)
                 or len(set(self.players)) != len(self.players)):
-            raise RulesError(f"Xeri is played by 2, 3 or 4 players, each listed once, not {shown(list(self.players))}")
+            raise RulesError(RulesSays.PLAYERS, value=shown(list(self.players)))
         if self.partnerships and self.players != (4,):
-            raise RulesError("partnerships are played by exactly four players")
+            raise RulesError(RulesSays.PARTNERSHIPS_FOUR)
 
     # --- questions the scoring asks -------------------------------------------------------------
     @cached_property
@@ -240,6 +269,12 @@ class RuleSet:
         """How many sides may keep score: 2 for partnerships, else one per player."""
         return (2,) if self.partnerships else self.players
 
+    @property
+    def title(self) -> Message:
+        """The rule set's name as a message says it: its title in the catalogs (`rules.classic.title`), its
+        name as it is (`classic`) in plain English."""
+        return Message(f"rules.{self.name}.title", self.name)
+
     # --- building and overriding ----------------------------------------------------------------
     def with_overrides(self, **changes: Any) -> RuleSet:
         """This rule set with some fields changed, given in their match-file form."""
@@ -258,16 +293,17 @@ class RuleSet:
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """A rule set from its JSON form; every field but `name`, `rank_points` and `two` has a default."""
         if not isinstance(data, Mapping):
-            raise RulesError("a rule set is a JSON object")
+            raise RulesError(RulesSays.NOT_AN_OBJECT)
         unknown = set(data) - set(FIELD_BY_NAME)
         if unknown:
-            raise RulesError(f"rule sets have no setting {shown(sorted(unknown, key=str)[0])}")
+            raise RulesError(RulesSays.NO_SETTING, field=shown(sorted(unknown, key=str)[0]))
         try:
             return cls(**{key: FIELD_BY_NAME[key].load(value) for key, value in data.items()})
         except RulesError:
             raise
         except (ValueError, TypeError) as exc:
-            raise RulesError(f"the rule set is not valid: {exc}") from None
+            # A card error says its own sentence; Python's own (a TypeError) is kept as it is.
+            raise RulesError(RulesSays.NOT_VALID, reason=said(exc)) from None
 
 
 # --- the fields of a rule set, described once ---------------------------------------------------------
@@ -275,7 +311,7 @@ class RuleSet:
 def _flag(name: str) -> Callable[[Any], bool]:
     def load(value: Any) -> bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{name} is true or false, not {shown(value)}")
+            raise RulesError(RulesSays.FLAG, field=name, true="true", false="false", value=shown(value))
         return value
     return load
 
@@ -286,13 +322,22 @@ def _same(value: Any) -> Any:
 
 def _players(value: Any) -> tuple:
     if not isinstance(value, (list, tuple)):
-        raise RulesError(f"players is a list of table sizes such as [2] or [2, 3, 4], not {shown(value)}")
+        raise RulesError(RulesSays.PLAYERS_NOT_A_LIST, field="players", one="[2]", many="[2, 3, 4]", value=shown(value))
     return tuple(value)
+
+
+def _direction(value: Any) -> Direction:
+    try:
+        return Direction(value)
+    except (ValueError, TypeError):
+        raise RulesError(RulesSays.DIRECTION, field="direction", clockwise=repr(Direction.CLOCKWISE.value),
+                         anticlockwise=repr(Direction.ANTICLOCKWISE.value), value=shown(value)) from None
 
 
 def _rank_points(value: Any) -> dict[Rank, Any]:
     if not isinstance(value, Mapping):
-        raise RulesError(f"rank_points is an object such as {{\"A\": 1, \"K\": 1}}, not {shown(value)}")
+        raise RulesError(RulesSays.RANK_POINTS_NOT_AN_OBJECT, field="rank_points", example='{"A": 1, "K": 1}',
+                         value=shown(value))
     return {parse_rank(k): n for k, n in value.items()}
 
 
@@ -343,7 +388,7 @@ FIELDS: tuple[RuleField, ...] = (
     RuleField("jack_xeri_on_any", load=_flag("jack_xeri_on_any"), switch=Switch("jack_any", on=True, off=False)),
     RuleField("players", dump=list, load=_players),
     RuleField("partnerships", load=_flag("partnerships")),
-    RuleField("direction", dump=lambda d: d.value, load=Direction,
+    RuleField("direction", dump=lambda d: d.value, load=_direction,
               switch=Switch("anticlockwise", on="anticlockwise", off="clockwise", min_seats=3)),
     RuleField("goal", dump=lambda g: g.to_dict(), load=Goal.from_dict),
     RuleField("dealer_last_card_no_xeri", load=_flag("dealer_last_card_no_xeri"),

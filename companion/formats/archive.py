@@ -10,7 +10,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
-from .matchfile import MAX_FILE_CHARS, MatchFileError
+from .matchfile import MAX_FILE_CHARS, MatchFileError, size
+from ..engine.messages import SaidError, Says
 from ..i18n import ENGLISH, Translator
 from .csv import history_csv
 
@@ -34,15 +35,29 @@ class ImportReport:
 
     imported: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
-    failed: list[tuple[str, str]] = field(default_factory=list)
+    failed: list[tuple[str, SaidError]] = field(default_factory=list)
+    """Each file (or zip entry) not imported, with why: `str()` says it in English, `Translator.say` in any."""
     differed: list[str] = field(default_factory=list)
     """Stored as new matches: a stored match had the file's id but other content (also in `imported`)."""
     stopped: Exception | None = None
     """The error that stopped the import (a full disk: a `StorageError`); what came before it is stored."""
 
 
-class _Refused(Exception):
-    """One file or zip entry that is not read, and why, in words."""
+class ArchiveSays(Says):
+    """Why a file or a zip entry is not read."""
+
+    __prefix__ = "error.archive"
+    TOO_BIG = "{name} is larger than {size}; no match file is that big, so it was not read"
+    NOT_UTF8 = "the file is not UTF-8 text"
+    TOO_MANY_ENTRIES = "the zip lists {entries} entries; a history zip holds at most {max}"
+    UNPACKS_TOO_MUCH = "the zip unpacks to more than {size}; the entries from this one on were not read"
+    ENTRY_BROKEN = "the entry cannot be unpacked ({detail})"
+    NOT_A_ZIP = "not a readable zip ({detail})"
+    UNREADABLE = "cannot read the file ({detail})"
+
+
+class _Refused(SaidError):
+    """One file or zip entry that is not read, and why."""
 
 
 def _slug(text: str) -> str:
@@ -81,10 +96,6 @@ def export_archive(library: Any, folder: Path, now: datetime | None = None, data
     return path
 
 
-def _size(n: int) -> str:
-    return f"{n // (1024 * 1024):,} MB" if n >= 1024 * 1024 else f"{n:,} bytes"
-
-
 def _open(source: Source) -> BinaryIO:
     return open(source, "rb") if isinstance(source, Path) else io.BytesIO(source)
 
@@ -93,8 +104,7 @@ def _read_capped(stream: BinaryIO, what: str) -> bytes:
     """At most `MAX_ENTRY_BYTES` of `stream`: the read stops there, whatever the zip says the size is."""
     data = stream.read(MAX_ENTRY_BYTES + 1)
     if len(data) > MAX_ENTRY_BYTES:
-        raise _Refused(f"{what} is larger than {_size(MAX_ENTRY_BYTES)}; no match file is that big, so it was "
-                       "not read")
+        raise _Refused(ArchiveSays.TOO_BIG, name=what, size=size(MAX_ENTRY_BYTES))
     return data
 
 
@@ -102,7 +112,7 @@ def _text(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")  # a byte-order mark, as some editors write, is not part of the text
     except UnicodeDecodeError:
-        raise _Refused("the file is not UTF-8 text") from None
+        raise _Refused(ArchiveSays.NOT_UTF8) from None
 
 
 def _is_zip(source: Source) -> bool:
@@ -113,7 +123,7 @@ def _is_zip(source: Source) -> bool:
 def _json_entries(zf: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
     entries = zf.infolist()
     if len(entries) > MAX_ENTRIES:
-        raise _Refused(f"the zip lists {len(entries):,} entries; a history zip holds at most {MAX_ENTRIES:,}")
+        raise _Refused(ArchiveSays.TOO_MANY_ENTRIES, entries=len(entries), max=MAX_ENTRIES)
     return [e for e in sorted(entries, key=lambda e: e.filename) if e.filename.endswith(".json") and not e.is_dir()]
 
 
@@ -146,21 +156,21 @@ def _texts(name: str, source: Source) -> Iterator[tuple[str, str | _Refused]]:
                         data = _read_capped(stream, entry.filename)
                     unpacked += len(data)
                     if unpacked > MAX_ARCHIVE_BYTES:
-                        yield where, _Refused(f"the zip unpacks to more than {_size(MAX_ARCHIVE_BYTES)}; "
-                                              "the entries from this one on were not read")
+                        yield where, _Refused(ArchiveSays.UNPACKS_TOO_MUCH, size=size(MAX_ARCHIVE_BYTES))
                         return
                     yield where, _text(data)
                 except _Refused as exc:
                     yield where, exc
                 except (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, NotImplementedError, ValueError) as exc:
                     # A broken, encrypted or oddly compressed entry: this one is reported, the others go on.
-                    yield where, _Refused(f"the entry cannot be unpacked ({exc})")
+                    # The zip reader's own words (`Bad CRC-32`) stay as it says them, inside the sentence.
+                    yield where, _Refused(ArchiveSays.ENTRY_BROKEN, detail=str(exc))
     except _Refused as exc:
         yield name, exc
     except (zipfile.BadZipFile, zlib.error, EOFError, ValueError) as exc:
-        yield name, _Refused(f"not a readable zip ({exc})")
+        yield name, _Refused(ArchiveSays.NOT_A_ZIP, detail=str(exc))
     except OSError as exc:
-        yield name, _Refused(exc.strerror or str(exc))
+        yield name, _Refused(ArchiveSays.UNREADABLE, detail=exc.strerror or str(exc))
 
 
 def import_files(library: Any, files: Iterable[tuple[str, Source]], progress: Progress | None = None) -> ImportReport:
@@ -182,7 +192,7 @@ def import_files(library: Any, files: Iterable[tuple[str, Source]], progress: Pr
                 for name, text in _texts(file_name, source):
                     done += 1
                     if isinstance(text, _Refused):
-                        report.failed.append((name, str(text)))
+                        report.failed.append((name, text))
                     else:
                         _import_one(library, name, text, report)
                     if progress is not None:
@@ -196,7 +206,7 @@ def _import_one(library: Any, name: str, text: str, report: ImportReport) -> Non
     try:
         done = library.import_match(text)
     except MatchFileError as exc:
-        report.failed.append((name, str(exc)))
+        report.failed.append((name, exc))
         return
     if done.arrival == "known":
         report.skipped.append(name)

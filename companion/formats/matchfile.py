@@ -8,12 +8,13 @@ import re
 from typing import Any, Mapping
 
 from ..engine.cards import DECK_SIZE, CardError, parse_card
-from ..engine.entry import HandEntry, InvalidHand, Problem
-from ..engine.limits import MAX_HANDS, MAX_NAME, is_whole, shown
+from ..engine.entry import HandEntry, HandError, InvalidHand
+from ..engine.limits import MAX_HANDS, MAX_NAME, LongNumber, is_whole, shown
 from ..engine.match import Match, MatchError, MatchOver, Side, standing
+from ..engine.messages import Message, Says
 from ..engine.rules import Goal, RulesError
 from ..engine.scoring import score_hand
-from ..i18n.explain import problem_text
+from ..i18n.explain import HandProblems
 from .presets import resolve_rules, rules_spec
 
 FORMAT = "xeri-match"
@@ -29,63 +30,124 @@ _NOT_IN_A_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 "\\ud800"), which are not text: no UTF-8 output can print them."""
 
 
-class MatchFileError(ValueError):
+class FileSays(Says):
+    """Why a match file cannot be read. `where` is the place in the file (a `WhereSays`, or text); the
+    file's own words (field names, `null`) are values, so no translation can change them."""
+
+    __prefix__ = "error.file"
+    AT = "{where}: {reason}"
+    PER_SIDE = "{where}: {field} is a list with one number per side"
+    PER_SIDE_TOO_BIG = "{where}: {field} of side {side} is {value}, more than the {deck} cards of a deck"
+    NO_SUCH_SIDE = "{where}: {field} is {value}, which is no side"
+    NOT_AN_OBJECT = "{where} is not a JSON object"
+    NO_FIELD = "{where} has no field {field}"
+    NEEDS_XERIS = "{where} needs {field} (one number per side; 0 for none)"
+    CARDS_AND_MOST = "{where} gives both {cards} and {most_cards}: give one"
+    CARDS_OR_MOST = "{where} needs {cards} (per side) or {most_cards} (a side, or {null} for a tie)"
+    HELD_REPLACES = "{where}: {held} replaces {counting}, {ten_of_diamonds} and {two}"
+    NEEDS_COUNTING = "{where} needs {field} (or {held} in exact mode)"
+    HELD = "{where}: {field} is a list of card lists, one per side"
+    SIDE = "{where} is an object with a {field}"
+    PLAYERS = "{where}: {field} is a list of names (the two partners)"
+    NAME_TOO_LONG = "{where}: the name {name} has {length} characters; a name has at most {max}"
+    NAME_NOT_TEXT = ("{where}: the name {name} holds a control character or broken text (a lone surrogate); "
+                     "write it as plain text")
+    SAME_SIDE_NAME = "two sides are both called {name}: every side needs a different name"
+    SAME_PLAYER_NAME = "two players are both called {name}: every player needs a different name"
+    NOT_A_MATCH_FILE = "this is not a Xeri match file (it needs {format})"
+    VERSION = "match file version {version} is not known; this app reads version {known}"
+    NO_TOP_FIELD = "match files have no field {field}"
+    SIDES = "{field} is a list of sides"
+    SIDES_COUNT = "{field} lists {sides} sides; Xeri is played by 2, 3 or 4"
+    FIRST_DEALER = "{field} is a seat number"
+    HANDS = "{field} is a list of hands"
+    TOO_MANY_HANDS = "the file holds {hands} hands; a match holds at most {max}"
+    KEY_TWICE = "the key {key} is given twice in one object; give each key once"
+    TOO_LONG = "the file is {length} characters long; no match file is longer than {max}"
+    TOO_BIG = "the file is larger than {size}; no match file is that big"
+    NOT_JSON = "not valid JSON (line {line}, column {column}: {detail})"
+    TOO_DEEP = "the JSON is nested too deeply to be a match file"
+
+
+class SizeSays(Says):
+    """A size of a file, as a message says it."""
+
+    __prefix__ = "error.size"
+    MB = "{n} MB"
+    BYTES = "{n} bytes"
+
+
+def size(n: int) -> Message:
+    """`4 MB`, or `900 bytes` below a megabyte."""
+    return SizeSays.MB.of(n=n // (1024 * 1024)) if n >= 1024 * 1024 else SizeSays.BYTES.of(n=n)
+
+
+class WhereSays(Says):
+    """A place in a match file, as a message names it."""
+
+    __prefix__ = "error.where"
+    HAND = "hand {n}"
+    SIDE = "side {n}"
+    A_HAND = "hand"
+
+
+class MatchFileError(HandError):
     """A match file that cannot be read: the message names the hand, the side and the problem."""
 
-    def __init__(self, message: str, hand: int | None = None, problems: tuple[Problem, ...] = ()):
-        super().__init__(message)
-        self.hand = hand
-        """The 0-based index of the hand at fault, if a hand is."""
-        self.problems = problems
-        """The engine's problems with that hand, if it is impossible."""
+
+_QUOTED = {key: repr(key) for key in HAND_KEYS}
+"""A hand's field names as messages quote them: `'cards'`."""
+
+Where = str | Message
+"""A place in a file as a message names it: `WhereSays.HAND.of(n=3)`, or text (the storage's own places)."""
 
 
-def _per_side(value: Any, key: str, where: str) -> tuple:
+def _per_side(value: Any, key: str, where: Where) -> tuple:
     if not isinstance(value, list):
-        raise MatchFileError(f"{where}: {key!r} is a list with one number per side")
+        raise MatchFileError(FileSays.PER_SIDE, where=where, field=repr(key))
     for i, number in enumerate(value):
         # Small numbers out of place get the engine's sentence; a number no pile can hold is stopped here.
         if is_whole(number) and abs(number) > DECK_SIZE:
-            raise MatchFileError(f"{where}: {key!r} of side {i + 1} is {shown(number)}, more than the "
-                                 f"{DECK_SIZE} cards of a deck")
+            raise MatchFileError(FileSays.PER_SIDE_TOO_BIG, where=where, field=repr(key), side=i + 1,
+                                 value=shown(number), deck=DECK_SIZE)
     return tuple(value)
 
 
-def _side_index(value: Any, key: str, where: str) -> Any:
+def _side_index(value: Any, key: str, where: Where) -> Any:
     if is_whole(value) and abs(value) > DECK_SIZE:
-        raise MatchFileError(f"{where}: {key!r} is {shown(value)}, which is no side")
+        raise MatchFileError(FileSays.NO_SUCH_SIDE, where=where, field=repr(key), value=shown(value))
     return value
 
 
-def hand_from_dict(data: Any, where: str = "hand") -> HandEntry:
+def hand_from_dict(data: Any, where: Where = WhereSays.A_HAND.of()) -> HandEntry:
     """A hand entry from its JSON form (no scoring checks: see `match_from_dict`)."""
     if not isinstance(data, Mapping):
-        raise MatchFileError(f"{where} is not a JSON object")
+        raise MatchFileError(FileSays.NOT_AN_OBJECT, where=where)
     unknown = set(data) - HAND_KEYS
     if unknown:
-        raise MatchFileError(f"{where} has no field {sorted(unknown)[0]!r}")
+        raise MatchFileError(FileSays.NO_FIELD, where=where, field=shown(sorted(unknown)[0]))
     for key in ("xeris", "jack_xeris"):
         if key not in data:
-            raise MatchFileError(f"{where} needs {key!r} (one number per side; 0 for none)")
+            raise MatchFileError(FileSays.NEEDS_XERIS, where=where, field=repr(key))
     if "cards" in data and "most_cards" in data:
-        raise MatchFileError(f"{where} gives both 'cards' and 'most_cards': give one")
+        raise MatchFileError(FileSays.CARDS_AND_MOST, where=where, **_QUOTED)
     if "cards" not in data and "most_cards" not in data:
-        raise MatchFileError(f"{where} needs 'cards' (per side) or 'most_cards' (a side, or null for a tie)")
+        raise MatchFileError(FileSays.CARDS_OR_MOST, where=where, null="null", **_QUOTED)
     exact = "held" in data
     if exact and any(k in data for k in ("counting", "ten_of_diamonds", "two")):
-        raise MatchFileError(f"{where}: 'held' replaces 'counting', 'ten_of_diamonds' and 'two'")
+        raise MatchFileError(FileSays.HELD_REPLACES, where=where, **_QUOTED)
     if not exact and any(k not in data for k in ("counting", "ten_of_diamonds", "two")):
         missing = next(k for k in ("counting", "ten_of_diamonds", "two") if k not in data)
-        raise MatchFileError(f"{where} needs {missing!r} (or 'held' in exact mode)")
+        raise MatchFileError(FileSays.NEEDS_COUNTING, where=where, field=repr(missing), held=_QUOTED["held"])
     held = None
     if exact:
         if (not isinstance(data["held"], list) or not all(isinstance(s, list) for s in data["held"])
                 or len(data["held"]) > 4 or any(len(s) > DECK_SIZE for s in data["held"])):
-            raise MatchFileError(f"{where}: 'held' is a list of card lists, one per side")
+            raise MatchFileError(FileSays.HELD, where=where, field=_QUOTED["held"])
         try:
             held = tuple(tuple(parse_card(c) for c in side) for side in data["held"])
         except CardError as exc:
-            raise MatchFileError(f"{where}: {exc}") from None
+            raise MatchFileError(FileSays.AT, where=where, reason=exc.message) from None
     return HandEntry(
         xeris=_per_side(data["xeris"], "xeris", where),
         jack_xeris=_per_side(data["jack_xeris"], "jack_xeris", where),
@@ -117,16 +179,16 @@ def hand_to_dict(entry: HandEntry) -> dict[str, Any]:
     return out
 
 
-def side_from_dict(data: Any, where: str, limit_names: bool = True) -> Side:
+def side_from_dict(data: Any, where: Where, limit_names: bool = True) -> Side:
     """A side from its JSON form; with `limit_names`, every name is checked (see `check_name`)."""
     if not isinstance(data, Mapping) or not isinstance(data.get("name"), str):
-        raise MatchFileError(f"{where} is an object with a 'name'")
+        raise MatchFileError(FileSays.SIDE, where=where, field="'name'")
     unknown = set(data) - {"name", "players"}
     if unknown:
-        raise MatchFileError(f"{where} has no field {shown(sorted(unknown)[0])}")
+        raise MatchFileError(FileSays.NO_FIELD, where=where, field=shown(sorted(unknown)[0]))
     players = data.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) > 2:
-        raise MatchFileError(f"{where}: 'players' is a list of names (the two partners)")
+        raise MatchFileError(FileSays.PLAYERS, where=where, field="'players'")
     if limit_names:
         for name in (data["name"], *players):
             check_name(name, where)
@@ -138,14 +200,12 @@ def is_plain_text(name: str) -> bool:
     return _NOT_IN_A_NAME.search(name) is None
 
 
-def check_name(name: str, where: str) -> None:
+def check_name(name: str, where: Where) -> None:
     """Refuse a name longer than `MAX_NAME` characters, or holding control characters or lone surrogates."""
     if len(name) > MAX_NAME:
-        raise MatchFileError(f"{where}: the name {shown(name)} has {len(name):,} characters; "
-                             f"a name has at most {MAX_NAME}")
+        raise MatchFileError(FileSays.NAME_TOO_LONG, where=where, name=shown(name), length=len(name), max=MAX_NAME)
     if not is_plain_text(name):
-        raise MatchFileError(f"{where}: the name {shown(name)} holds a control character or broken text "
-                             "(a lone surrogate); write it as plain text")
+        raise MatchFileError(FileSays.NAME_NOT_TEXT, where=where, name=shown(name))
 
 
 def name_key(name: str) -> str:
@@ -155,12 +215,12 @@ def name_key(name: str) -> str:
 
 def _check_distinct(sides: tuple[Side, ...]) -> None:
     """Two sides, or two players, of one name would be one player in the history: refuse them."""
-    for what, names in (("sides", [s.name for s in sides]), ("players", [p for s in sides for p in s.players])):
+    for says, names in ((FileSays.SAME_SIDE_NAME, [s.name for s in sides]),
+                        (FileSays.SAME_PLAYER_NAME, [p for s in sides for p in s.players])):
         seen: set[str] = set()
         for name in names:
             if name_key(name) in seen:
-                raise MatchFileError(f"two {what} are both called {shown(name)}: every {what[:-1]} needs "
-                                     "a different name")
+                raise MatchFileError(says, name=shown(name))
             seen.add(name_key(name))
 
 
@@ -175,13 +235,13 @@ def match_from_dict(doc: Any, rules_override: str | None = None, *, limit_names:
     apart (see `check_name`): such a match still opens. Files from outside are always checked.
     """
     if not isinstance(doc, Mapping) or doc.get("format") != FORMAT:
-        raise MatchFileError(f'this is not a Xeri match file (it needs "format": "{FORMAT}")')
+        raise MatchFileError(FileSays.NOT_A_MATCH_FILE, format=f'"format": "{FORMAT}"')
     version = doc.get("version")
     if type(version) is not int or version != VERSION:  # true and 1.0 equal 1 in Python, but are not 1
-        raise MatchFileError(f"match file version {shown(version)} is not known; this app reads version {VERSION}")
+        raise MatchFileError(FileSays.VERSION, version=shown(version), known=VERSION)
     unknown = set(doc) - TOP_KEYS
     if unknown:
-        raise MatchFileError(f"match files have no field {shown(sorted(unknown)[0])}")
+        raise MatchFileError(FileSays.NO_TOP_FIELD, field=shown(sorted(unknown)[0]))
     try:
         rules = resolve_rules(rules_override if rules_override is not None else doc.get("rules", "classic"))
         if rules_override is not None and not isinstance(doc.get("rules", "classic"), str):
@@ -189,43 +249,45 @@ def match_from_dict(doc: Any, rules_override: str | None = None, *, limit_names:
             rules = resolve_rules({**doc["rules"], "preset": rules_override})
         sides_doc = doc.get("sides")
         if not isinstance(sides_doc, list):
-            raise MatchFileError("'sides' is a list of sides")
+            raise MatchFileError(FileSays.SIDES, field="'sides'")
         if len(sides_doc) > 4:
-            raise MatchFileError(f"'sides' lists {len(sides_doc):,} sides; Xeri is played by 2, 3 or 4")
-        sides = tuple(side_from_dict(s, f"side {i + 1}", limit_names) for i, s in enumerate(sides_doc))
+            raise MatchFileError(FileSays.SIDES_COUNT, field="'sides'", sides=len(sides_doc))
+        sides = tuple(side_from_dict(s, WhereSays.SIDE.of(n=i + 1), limit_names) for i, s in enumerate(sides_doc))
         if limit_names:
             _check_distinct(sides)
         goal = Goal.from_dict(doc["goal"]) if doc.get("goal") is not None else rules.goal
         first = doc.get("first_dealer", 0)
         if not isinstance(first, int) or isinstance(first, bool):
-            raise MatchFileError("'first_dealer' is a seat number")
+            raise MatchFileError(FileSays.FIRST_DEALER, field="'first_dealer'")
         match = Match(rules=rules, sides=sides, goal=goal, first_dealer=first)
     except (RulesError, MatchError) as exc:
-        raise MatchFileError(str(exc)) from None
+        raise MatchFileError(exc.message) from None
     hands_doc = doc.get("hands", [])
     if not isinstance(hands_doc, list):
-        raise MatchFileError("'hands' is a list of hands")
+        raise MatchFileError(FileSays.HANDS, field="'hands'")
     if len(hands_doc) > MAX_HANDS:
-        raise MatchFileError(f"the file holds {len(hands_doc):,} hands; a match holds at most {MAX_HANDS:,}")
-    names = [s.name for s in sides]
+        raise MatchFileError(FileSays.TOO_MANY_HANDS, hands=len(hands_doc), max=MAX_HANDS)
+    names = tuple(s.name for s in sides)
     hands = []
     for i, h in enumerate(hands_doc):
+        where = WhereSays.HAND.of(n=i + 1)
         try:
-            entry = hand_from_dict(h, f"hand {i + 1}")
+            entry = hand_from_dict(h, where)
         except MatchFileError as exc:
-            raise MatchFileError(str(exc), hand=i) from None
+            raise MatchFileError(exc.message, hand=i) from None
         try:
             score_hand(entry, rules, len(sides))
         except InvalidHand as exc:
-            said = " ".join(problem_text(p, names) for p in exc.problems)  # each is a sentence
-            raise MatchFileError(f"hand {i + 1}: {said}", hand=i, problems=exc.problems) from None
+            raise MatchFileError(FileSays.AT, hand=i, problems=exc.problems, where=where,
+                                 reason=HandProblems(exc.problems, names)) from None
         hands.append(entry)
     match = Match(rules=rules, sides=sides, goal=goal, first_dealer=first, hands=tuple(hands))
     if rules_override is None:
         try:
             standing(match)
         except MatchOver as exc:
-            raise MatchFileError(f"hand {exc.decided_at + 2}: {exc}", hand=exc.decided_at + 1) from None
+            raise MatchFileError(FileSays.AT, hand=exc.decided_at + 1, where=WhereSays.HAND.of(n=exc.decided_at + 2),
+                                 reason=exc.message) from None
     return match
 
 
@@ -251,23 +313,9 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     doc: dict[str, Any] = {}
     for key, value in pairs:
         if key in doc:
-            raise MatchFileError(f"the key {shown(key)} is given twice in one object; give each key once")
+            raise MatchFileError(FileSays.KEY_TWICE, key=shown(key))
         doc[key] = value
     return doc
-
-
-class LongNumber:
-    """A number in a file too long to be anything a match holds, kept as its length only: turning it
-    into an int takes time growing with its digits (Python refuses past 4,300). It is no whole number,
-    so the check of the field that holds it refuses it, naming the field."""
-
-    __slots__ = ("digits",)
-
-    def __init__(self, digits: int):
-        self.digits = digits
-
-    def __repr__(self) -> str:
-        return f"a number of {self.digits:,} digits"
 
 
 def _short_int(text: str) -> int | LongNumber:
@@ -283,15 +331,15 @@ def parse(text: str) -> Any:
     is kept as a `LongNumber`, which the check of its field refuses.
     """
     if len(text) > MAX_FILE_CHARS:
-        raise MatchFileError(f"the file is {len(text):,} characters long; no match file is longer than "
-                             f"{MAX_FILE_CHARS:,}")
+        raise MatchFileError(FileSays.TOO_LONG, length=len(text), max=MAX_FILE_CHARS)
     text = text.removeprefix("\ufeff")
     try:
         return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_short_int)
     except json.JSONDecodeError as exc:
-        raise MatchFileError(f"not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        # The parser's own words (`Expecting value`) stay as it says them: they name no idea of the game.
+        raise MatchFileError(FileSays.NOT_JSON, line=exc.lineno, column=exc.colno, detail=exc.msg) from None
     except RecursionError:
-        raise MatchFileError("the JSON is nested too deeply to be a match file") from None
+        raise MatchFileError(FileSays.TOO_DEEP) from None
 
 
 def loads(text: str, rules_override: str | None = None) -> Match:

@@ -7,12 +7,23 @@ from functools import lru_cache
 from typing import Any, Mapping
 
 from ..engine.limits import shown
+from ..engine.messages import Says
 from ..engine.rules import RuleSet, RulesError
 from ..resources import DATA_DIR
 
 RULES_DIR = DATA_DIR / "rules"
 ORDER = ("classic", "plain", "greek-online", "partnership", "pisti")
 """The presets in the order the app offers them."""
+
+
+class PresetSays(Says):
+    """Why a match file's rules name no preset."""
+
+    __prefix__ = "error.preset"
+    UNKNOWN = "there are no {name} rules; known rule sets: {known}"
+    NOT_A_SPEC = "rules are a preset name or an object {example}"
+    NAME_FROM_PRESET = "the name of a rule set comes from its preset"
+    NOT_FROM_A_PRESET = "rules must start from a known preset, not {name}"
 
 
 LANGUAGE_FIRST = {"tr": "pisti", "ko": "partnership"}
@@ -38,7 +49,7 @@ def preset(name: str) -> RuleSet:
     """The preset called `name`; `RulesError` names the known ones when there is none."""
     # Only the shipped names reach the file system: a name from a file may be anything (a path, a NUL).
     if not isinstance(name, str) or name not in preset_names():
-        raise RulesError(f"there are no {shown(name)} rules; known rule sets: {', '.join(preset_names())}")
+        raise RulesError(PresetSays.UNKNOWN, name=shown(name), known=", ".join(preset_names()))
     return RuleSet.from_dict(json.loads((RULES_DIR / f"{name}.json").read_text(encoding="utf-8")))
 
 
@@ -47,10 +58,10 @@ def resolve_rules(spec: str | Mapping[str, Any]) -> RuleSet:
     if isinstance(spec, str):
         return preset(spec)
     if not isinstance(spec, Mapping) or not isinstance(spec.get("preset"), str):
-        raise RulesError('rules are a preset name or an object {"preset": "classic", …}')
+        raise RulesError(PresetSays.NOT_A_SPEC, example='{"preset": "classic", …}')
     overrides = {k: v for k, v in spec.items() if k != "preset"}
     if "name" in overrides:
-        raise RulesError("the name of a rule set comes from its preset")
+        raise RulesError(PresetSays.NAME_FROM_PRESET)
     return preset(spec["preset"]).with_overrides(**overrides) if overrides else preset(spec["preset"])
 
 
@@ -59,6 +70,6 @@ def rules_spec(rules: RuleSet) -> str | dict[str, Any]:
     try:
         base = preset(rules.name)
     except RulesError:
-        raise RulesError(f"rules must start from a known preset, not {shown(rules.name)}") from None
+        raise RulesError(PresetSays.NOT_FROM_A_PRESET, name=shown(rules.name)) from None
     overrides = rules.overrides_from(base)
     return {"preset": rules.name, **overrides} if overrides else rules.name

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..engine.entry import InvalidHand, Problem
+from ..engine.entry import HandError, InvalidHand
 from ..engine.match import Match, MatchError, Standing, standing, with_rules
+from ..engine.messages import Says
 from ..engine.rules import Goal, RuleSet
 from ..engine.scoring import score_hand
+from ..i18n.explain import HandProblems
 
 
-class WhatIfError(ValueError):
+class WhatIfSays(Says):
+    """Why a match cannot be rescored under other rules."""
+
+    __prefix__ = "error.whatif"
+    TABLE = "the match cannot be played under {rules} rules: {reason}"
+    TWO = "the hands say who took the {played}, not the {other} that {rules} rules score"
+    HAND = "hand {n} cannot be scored under {rules} rules: {reason}"
+
+
+class WhatIfError(HandError):
     """A match that cannot be rescored under the other rules: the message says which hand and why."""
-
-    def __init__(self, message: str, hand: int | None = None, problems: tuple[Problem, ...] = ()):
-        super().__init__(message)
-        self.hand = hand
-        """The 0-based index of the hand that cannot be rescored, if a hand is at fault."""
-        self.problems = problems
-        """The engine's problems with that hand."""
 
 
 @dataclass(frozen=True)
@@ -73,18 +77,18 @@ def what_if(match: Match, rules: RuleSet, goal: Goal | None = None) -> WhatIf:
         if goal is not None:
             other = replace(other, goal=goal)
     except MatchError as exc:
-        raise WhatIfError(f"the match cannot be played under {rules.name} rules: {exc}") from None
+        raise WhatIfError(WhatIfSays.TABLE, rules=rules.title, reason=exc.message) from None
     if rules.two != match.rules.two and any(not h.is_exact for h in match.hands):
         # A counted hand only says which side took the played rules' two, not who took the other two.
-        raise WhatIfError(f"the hands say who took the {match.rules.two.label}, "
-                          f"not the {rules.two.label} that {rules.name} rules score")
+        raise WhatIfError(WhatIfSays.TWO, played=match.rules.two.label, other=rules.two.label, rules=rules.title)
     rescored_points = []
     for index, entry in enumerate(match.hands):
         try:
             rescored_points.append(score_hand(entry, rules, sides).points)
         except InvalidHand as exc:
-            raise WhatIfError(f"hand {index + 1} cannot be scored under {rules.name} rules: "
-                              f"{', '.join(p.code for p in exc.problems)}", index, exc.problems) from None
+            names = tuple(side.name for side in match.sides)
+            raise WhatIfError(WhatIfSays.HAND, hand=index, problems=exc.problems, n=index + 1, rules=rules.title,
+                              reason=HandProblems(exc.problems, names)) from None
     stored = standing(match, strict=False)
     return WhatIf(
         stored_rules=match.rules, rules=rules, goal=other.goal,

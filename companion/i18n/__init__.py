@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..engine.messages import Message, english, fill, said
 from ..resources import DATA_DIR
 from . import fmt
 from .fmt import plural_category
@@ -81,6 +82,24 @@ class Translator:
 
     def n(self, key: str, n: int, **values: object) -> str:
         return tn(key, n, self.lang, **values)
+
+    def say(self, value: object) -> str:
+        """What an error or a message says, in this language: a `Message` (or a `SaidError`, which carries
+        one) is its key's template with each value said in turn; a value that words itself (`words(tr)`)
+        does; a whole number is written as the language writes it (`10.000`); anything else as it is."""
+        value = said(value)
+        if isinstance(value, Message):
+            template = catalog(self.lang).get(value.key) or catalog(DEFAULT_LANGUAGE).get(value.key)
+            if template is None:
+                return english(value)   # a name no catalog knows (a rule set's): the English says it as it is
+            # Filled here, not through `t`: a value may be called anything, `key` and `lang` too.
+            return fill(template, {name: self.say(v) for name, v in value.values.items()})
+        words = getattr(value, "words", None)
+        if callable(words):
+            return words(self)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return fmt.integer(value, self.lang) if abs(value) >= 1000 else str(value)
+        return str(value)
 
     def decimal(self, x: float, digits: int = 2) -> str:
         """`23.77`, or `23,77` where the language writes a decimal comma."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from ..engine.cards import TEN_OF_DIAMONDS, Rank
@@ -30,7 +31,7 @@ def problem_text(problem: Problem, side_names: Sequence[str], tr: Translator = E
     """A problem as one sentence naming the side and the numbers."""
     values = dict(problem.values)
     if "value" in values:
-        values["value"] = _as_said(values["value"])
+        values["value"] = _as_said(values["value"], tr)
     side = side_names[problem.side] if problem.side is not None and problem.side < len(side_names) else ""
     if "other" in values and isinstance(values["other"], int) and values["other"] < len(side_names):
         values["other"] = side_names[values["other"]]
@@ -48,13 +49,30 @@ def problem_text(problem: Problem, side_names: Sequence[str], tr: Translator = E
     return tr(key, side=side, sides=join_names(side_names, tr), field=field_name(problem.field, tr), **values)
 
 
-def _as_said(value: object) -> str:
+def _as_said(value: object, tr: Translator) -> str:
     """A value from a file as a sentence shows it: short values as they are, long ones cut (see `shown`)."""
     if isinstance(value, (str, int, float)) and not (isinstance(value, int) and value.bit_length() > 50):
         text = str(value)
         if len(text) <= 30:
             return text
-    return shown(value)
+    return tr.say(shown(value))
+
+
+@dataclass(frozen=True)
+class HandProblems:
+    """Every problem of one hand, as sentences naming the sides: a value an error can carry, said in the
+    language of whoever reads the error."""
+
+    problems: tuple[Problem, ...]
+    """The engine's problems with the hand."""
+    side_names: tuple[str, ...]
+    """The match's sides, in order."""
+
+    def words(self, tr: Translator) -> str:
+        return " ".join(problem_text(p, self.side_names, tr) for p in self.problems)  # each is a sentence
+
+    def __str__(self) -> str:
+        return self.words(ENGLISH)
 
 
 def item_label(item: str, rules: RuleSet, tr: Translator = ENGLISH) -> str:

@@ -12,6 +12,7 @@ from typing import Callable
 from ..engine.entry import HandEntry
 from ..engine.live import LiveHand, TapKind
 from ..engine.match import Match, MatchError, MatchOver, Standing, edit_hand, record_hand, standing, undo_hand
+from ..engine.messages import Says
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch
 from .records import MatchRecord, Revision, TrailAction, TrailEntry
 
@@ -26,11 +27,20 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
+class TableSays(Says):
+    """Why the table refuses a change."""
+
+    __prefix__ = "error.table"
+    STALE = "the match was changed on another device since this screen showed it"
+    NO_SEAT = "there is no seat {seat} at this table; seats are 0 to {last}"
+    NO_HAND_IN_PROGRESS = "the match is over: there is no hand in progress"
+
+
 class StaleWrite(MatchError):
     """A change made from a screen that no longer shows the match as stored: another phone changed it."""
 
     def __init__(self, current: MatchRecord):
-        super().__init__("the match was changed on another device since this screen showed it")
+        super().__init__(TableSays.STALE)
         self.current = current
         """The match as it is stored now."""
 
@@ -149,7 +159,7 @@ class Table:
             self._check_in_play(record)
             seats = len(record.match.seats)
             if not 0 <= seat < seats:
-                raise MatchError(f"there is no seat {seat} at this table; seats are 0 to {seats - 1}")
+                raise MatchError(TableSays.NO_SEAT, seat=seat, last=seats - 1)
             return self.storage.put(replace(record, live=record.live.tap(seat, kind)), None)
 
     def undo_tap(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
@@ -164,7 +174,7 @@ class Table:
     def _check_in_play(self, record: MatchRecord) -> None:
         st = standing(record.match)
         if st.is_over:
-            raise MatchOver("the match is over: there is no hand in progress", st.decided_at)
+            raise MatchOver(TableSays.NO_HAND_IN_PROGRESS, st.decided_at)
 
     def abandon(self, match_id: str) -> MatchRecord:
         """Mark a match the table stopped unfinished (it can be resumed); a finished match is left as it is."""

@@ -195,6 +195,17 @@ def test_the_sheet_speaks_the_systems_language_when_the_app_does(tmp_path):
     assert score(CLASSIC, "--lang", "el", lang="ko_KR.UTF-8").stdout.startswith("Anna και Ben")
 
 
+def test_a_broken_file_is_refused_in_the_language_asked_for_or_the_systems(tmp_path):
+    path = write(tmp_path, "Anna 26, Ben 29\n")
+    said = refused(score(path, "--lang", "tr"))
+    assert said == f"{path}: geçerli bir JSON değil (satır 1, sütun 1: Expecting value)\n"
+    assert refused(score(path, lang="el_GR.UTF-8")).startswith(f"{path}: μη έγκυρο JSON (γραμμή 1, στήλη 1")
+    impossible = write(tmp_path, classic_doc(hand(), hand(cards=[43, 9], counting=[11, 9])), "impossible.json")
+    assert refused(score(impossible, "--lang", "ko")) == (
+        f"{impossible}: 2라운드: Ben: 획득한 카드는 9장인데 가진 점수 카드와 특수 카드는 10장입니다.\n")
+    assert refused(score("no/such/match.json", "--lang", "tr")).startswith("no/such/match.json: dosya okunamıyor (")
+
+
 def test_an_unknown_language_is_refused_naming_the_ones_there_are():
     run = score(CLASSIC, "--lang", "fr")
     assert run.returncode == 2 and "invalid choice: 'fr'" in run.stderr and "'ko'" in run.stderr

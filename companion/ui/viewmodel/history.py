@@ -180,7 +180,7 @@ class HistoryModel(ViewModel):
             parts.append(tr.n("notice.import_skipped", len(report.skipped)))
         if report.failed:
             name, why = report.failed[0]
-            parts.append(tr.n("notice.import_failed", len(report.failed), name=name, reason=why))
+            parts.append(tr.n("notice.import_failed", len(report.failed), name=name, reason=tr.say(why)))
         if report.stopped is not None:
             # A full disk stopped it: say so in words (what came before is stored), as for any other write.
             if not self.recover(report.stopped):

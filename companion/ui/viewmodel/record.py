@@ -172,7 +172,7 @@ class RecordModel(ViewModel):
             if jack25:
                 rules = rules.with_overrides(jack_xeri_points=25)
         except (RulesError, MatchError) as exc:
-            self._cannot(preset_name, str(exc))
+            self._cannot(preset_name, self.tr.say(exc))
             return
         self.busy = True
         self.session.background(lambda: self._rescore(match, rules), self._rescored)
@@ -196,7 +196,7 @@ class RecordModel(ViewModel):
         if isinstance(outcome, WhatIfError) and outcome.problems:
             reason = problem_text(outcome.problems[0], names, self.tr)
         else:
-            reason = str(outcome)
+            reason = self.tr.say(outcome)
         where = self.tr("match.hand_n", n=outcome.hand + 1) + ": " if getattr(outcome, "hand", None) is not None else ""
         self._cannot(self.choice[0], where + reason)
 

@@ -297,6 +297,6 @@ class ViewModel:
             s.say("notice.match_over", Tone.PROBLEM)
             return True
         if isinstance(exc, (MatchError, InvalidHand)):
-            s.notice = Notice(str(exc), Tone.PROBLEM)
+            s.notice = Notice(self.tr.say(exc), Tone.PROBLEM)
             return True
         return False

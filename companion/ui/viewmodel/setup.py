@@ -319,7 +319,7 @@ class SetupModel(ViewModel):
             match = Match.new(rules, f.sides(tr), f.goal(rules), first_dealer=first)
         except (RulesError, MatchError) as exc:
             self.session.notice = None
-            self.session.say("notice.plain", Tone.PROBLEM, text=str(exc))
+            self.session.say("notice.plain", Tone.PROBLEM, text=tr.say(exc))
             return
         table = self.app.table
         table._fresh()
