@@ -1,4 +1,4 @@
-"""The rule-set presets shipped in `data/rules/`, found by name, with overrides on top."""
+"""The rule-set presets shipped in `data/rules/` (see `companion.resources`), found by name, with overrides on top."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any, Mapping
 
 from ..engine.limits import shown
 from ..engine.rules import RuleSet, RulesError
-from ..resources import DATA_DIR
+from ..resources import DATA_DIR, json_files
 
 RULES_DIR = DATA_DIR / "rules"
 ORDER = ("classic", "plain", "greek-online", "partnership", "pisti")
@@ -17,7 +17,7 @@ ORDER = ("classic", "plain", "greek-online", "partnership", "pisti")
 
 def preset_names() -> tuple[str, ...]:
     """Every preset name, the usual ones first."""
-    found = sorted(p.stem for p in RULES_DIR.glob("*.json"))
+    found = sorted(json_files(RULES_DIR))
     return tuple(n for n in ORDER if n in found) + tuple(n for n in found if n not in ORDER)
 
 
@@ -27,7 +27,7 @@ def preset(name: str) -> RuleSet:
     # Only the shipped names reach the file system: a name from a file may be anything (a path, a NUL).
     if not isinstance(name, str) or name not in preset_names():
         raise RulesError(f"there are no {shown(name)} rules; known rule sets: {', '.join(preset_names())}")
-    return RuleSet.from_dict(json.loads((RULES_DIR / f"{name}.json").read_text(encoding="utf-8")))
+    return RuleSet.from_dict(json.loads(json_files(RULES_DIR)[name].read_text(encoding="utf-8")))
 
 
 def resolve_rules(spec: str | Mapping[str, Any]) -> RuleSet:

@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..resources import DATA_DIR
+from ..resources import DATA_DIR, json_files
 from . import fmt
 from .fmt import plural_category
 
@@ -19,8 +19,8 @@ DEFAULT_LANGUAGE = "en"
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, str]:
     """The catalog of `lang` (key → template)."""
-    path = CATALOG_DIR / f"{lang}.json"
-    if lang not in LANGUAGES or not path.is_file():
+    path = json_files(CATALOG_DIR).get(lang)
+    if lang not in LANGUAGES or path is None:
         raise KeyError(f"no catalog for language {lang!r}; known: {', '.join(LANGUAGES)}")
     return json.loads(path.read_text(encoding="utf-8"))
 
