@@ -8,16 +8,15 @@ from typing import Any, Mapping
 
 from ..engine.limits import shown
 from ..engine.rules import RuleSet, RulesError
-from ..resources import DATA_DIR, json_files
+from ..resources import read_shipped, shipped
 
-RULES_DIR = DATA_DIR / "rules"
 ORDER = ("classic", "plain", "greek-online", "partnership", "pisti")
 """The presets in the order the app offers them."""
 
 
 def preset_names() -> tuple[str, ...]:
     """Every preset name, the usual ones first."""
-    found = sorted(json_files(RULES_DIR))
+    found = shipped("rules")
     return tuple(n for n in ORDER if n in found) + tuple(n for n in found if n not in ORDER)
 
 
@@ -27,7 +26,7 @@ def preset(name: str) -> RuleSet:
     # Only the shipped names reach the file system: a name from a file may be anything (a path, a NUL).
     if not isinstance(name, str) or name not in preset_names():
         raise RulesError(f"there are no {shown(name)} rules; known rule sets: {', '.join(preset_names())}")
-    return RuleSet.from_dict(json.loads(json_files(RULES_DIR)[name].read_text(encoding="utf-8")))
+    return RuleSet.from_dict(json.loads(read_shipped("rules", name)))
 
 
 def resolve_rules(spec: str | Mapping[str, Any]) -> RuleSet:

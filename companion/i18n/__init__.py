@@ -6,11 +6,10 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..resources import DATA_DIR, json_files
+from ..resources import read_shipped, shipped
 from . import fmt
 from .fmt import plural_category
 
-CATALOG_DIR = DATA_DIR / "i18n"
 LANGUAGES = {"en": "English", "el": "Ελληνικά"}
 """The languages the app speaks, by code, each named in itself."""
 DEFAULT_LANGUAGE = "en"
@@ -19,10 +18,9 @@ DEFAULT_LANGUAGE = "en"
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, str]:
     """The catalog of `lang` (key → template)."""
-    path = json_files(CATALOG_DIR).get(lang)
-    if lang not in LANGUAGES or path is None:
+    if lang not in LANGUAGES or lang not in shipped("i18n"):
         raise KeyError(f"no catalog for language {lang!r}; known: {', '.join(LANGUAGES)}")
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(read_shipped("i18n", lang))
 
 
 def t(key: str, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:
