@@ -189,14 +189,15 @@ class BrowserStore:
     folder: Path | None = None
     """No folder a person can find: the data is the browser's (see `companion.service.ports`)."""
 
-    def __init__(self, store: Store, kept_in: IndexedDBFolder):
+    def __init__(self, store: Store, kept_in: IndexedDBFolder, settled_at: int = -1):
         self._store = store
         self.kept_in = kept_in
         """The IndexedDB copy the store's folder is flushed to."""
         self.damaged = store.damaged
         self.lock = store.lock
         self.clock = store.clock
-        self._settled_at = -1  # what `files.changes` said at the last flush that worked: unknown yet
+        self._settled_at = settled_at
+        """What `files.changes` said when the folder and IndexedDB last agreed (-1: not known)."""
         self.refused: str | None = kept_in.refused
         """Why the last flush failed (what the browser said), or None after one that worked."""
 
@@ -280,9 +281,11 @@ async def open_in_browser(browser: Browser | None = None, path: str = FOLDER) ->
     folder = await IndexedDBFolder(browser or Pyodide(), path).open()
     if folder.elsewhere:
         return folder, None
-    store = BrowserStore(Store(Path(path)), folder)
-    try:
-        await store.settle()  # opening may have rebuilt the index or cleaned up: keep that too
-    except StorageError:
-        pass  # `store.refused` says why; the app runs on the copy in memory and says so
+    loaded = files.changes  # the folder is what IndexedDB holds
+    store = BrowserStore(Store(Path(path)), folder, settled_at=loaded)
+    if store.unsettled():
+        try:
+            await store.settle()  # opening rebuilt the index or set a damaged file aside: keep that too
+        except StorageError:
+            pass  # `store.refused` says why; the app runs on the copy in memory and says so
     return folder, store

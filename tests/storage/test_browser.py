@@ -2,12 +2,14 @@
 in IndexedDB for the next page, what the browser refuses is said, and a second tab gets no store.
 
 The fake keeps "IndexedDB" as a dict of file contents. `mount` empties the folder (a new page's memory)
-and copies that dict in; `flush` makes the dict exactly the folder, as Emscripten's IDBFS does.
+and copies that dict in; `flush` makes the dict exactly the folder, as Emscripten's IDBFS does. Like
+IDBFS, it keeps each file's modification time (which the store's index compares).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ from .builders import hand, new_match
 class FakeBrowser:
     def __init__(self, indexeddb: dict | None = None, lock: bool | None = True):
         self.indexeddb = indexeddb if indexeddb is not None else {}
+        self.mtimes: dict[str, int] = {}
         self.folder: Path | None = None
         self.lock_answer = lock
         self.flushes = 0
@@ -42,6 +45,8 @@ class FakeBrowser:
         for rel, data in self.indexeddb.items():
             (self.folder / rel).parent.mkdir(parents=True, exist_ok=True)
             (self.folder / rel).write_bytes(data)
+            if rel in self.mtimes:
+                os.utime(self.folder / rel, ns=(self.mtimes[rel], self.mtimes[rel]))
 
     async def flush(self):
         if self.hang:
@@ -53,6 +58,7 @@ class FakeBrowser:
         self.indexeddb.clear()
         self.indexeddb.update({str(p.relative_to(self.folder)): p.read_bytes()
                                for p in self.folder.rglob("*") if p.is_file() and p.name != ".lock"})
+        self.mtimes = {rel: (self.folder / rel).stat().st_mtime_ns for rel in self.indexeddb}
 
     async def storage(self):
         return {"persisted": True, "quota": 1e9, "usage": 1e6}
@@ -106,6 +112,19 @@ def test_writing_nothing_needs_no_flush(tmp_path):
     asyncio.run(store.settle())
     assert fake.flushes == before
     store.close()
+
+
+def test_opening_kept_data_that_needs_no_repair_flushes_nothing(tmp_path):
+    # A start pays for IndexedDB only when opening changed the folder (an index rebuilt, a file set aside).
+    fake = FakeBrowser()
+    _, store = open_page(tmp_path, fake, 1)
+    add_match(store)
+    asyncio.run(store.settle())
+    store.close()
+    before = fake.flushes
+    _, again = open_page(tmp_path, fake, 2)
+    assert fake.flushes == before and not again.unsettled()
+    again.close()
 
 
 def test_a_quota_the_browser_refuses_is_a_full_disk_said_in_its_words_and_tried_again_later(tmp_path):
