@@ -125,7 +125,7 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
     """A page with one sentence on it, and a button that loads the page again."""
     tr = Translator(browser_language())
     page.title = tr("app.title")
-    controls: list[ft.Control] = [ft.Text(text, size=18, selectable=True)]
+    controls: list[ft.Control] = [ft.Text(text, size=18)]
     if retry is not None:
         async def again(_e=None):
             await ft.UrlLauncher().launch_url(retry, web_only_window_name="_self")
