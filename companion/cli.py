@@ -13,6 +13,7 @@ from .engine.rules import RulesError
 from .formats.matchfile import MAX_FILE_CHARS, MatchFileError, loads
 from .formats.presets import preset, preset_names
 from .formats.sheet import sheet_json, sheet_text
+from .i18n import LANGUAGES, Translator, first_spoken, system_language
 
 
 def read_match_text(path: str) -> str:
@@ -24,7 +25,7 @@ def read_match_text(path: str) -> str:
     return data.decode("utf-8")
 
 
-def score_command(path: str, as_json: bool, rules: str | None) -> int:
+def score_command(path: str, as_json: bool, rules: str | None, lang: str = "en") -> int:
     """Print the score sheet of a match file; exit status 2 with a message on stderr if it cannot be read."""
     try:
         if rules is not None:
@@ -40,11 +41,11 @@ def score_command(path: str, as_json: bool, rules: str | None) -> int:
     if as_json:
         print(json.dumps(sheet_json(match, st), ensure_ascii=False))
     else:
-        print(sheet_text(match, st=st))
+        print(sheet_text(match, Translator(lang), st=st))
     return 0
 
 
-def store_command(command: str, paths: list[str], out: str | None) -> int:
+def store_command(command: str, paths: list[str], out: str | None, lang: str = "en") -> int:
     """`export` (all history as one zip) and `import` (match files or such zips), on the app's data folder."""
     from .formats.archive import export_archive, import_paths
     from .service import DiskFault, Services, StorageError
@@ -59,7 +60,7 @@ def store_command(command: str, paths: list[str], out: str | None) -> int:
         library = Services.over(store).library
         if command == "export":
             try:
-                path = export_archive(library, Path(out) if out else store.folder / "exports")
+                path = export_archive(library, Path(out) if out else store.folder / "exports", tr=Translator(lang))
             except OSError as exc:
                 print(DiskFault("write the export", Path(out) if out else store.folder, exc), file=sys.stderr)
                 return 2
@@ -99,9 +100,15 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("file", help="the match file (UTF-8 JSON)")
     score.add_argument("--json", action="store_true", help="print one JSON object instead of the sheet")
     score.add_argument("--rules", choices=preset_names(), help="rescore the same hands under these rules")
+    spoken = first_spoken([system_language() or ""])
+    languages = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    score.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
+                       help=f"the sheet's language: {languages}; default {spoken}, from the system's locale")
     export = sub.add_parser("export", help="write all history (match files and a CSV) into one zip",
                             description="Back up every stored match into one zip in the data folder's exports/.")
     export.add_argument("--out", help="the folder to write the zip into")
+    export.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
+                        help=f"the language of the CSV's header: {languages}; default {spoken}")
     imp = sub.add_parser("import", help="import match files or a history zip, skipping matches already stored")
     imp.add_argument("files", nargs="+", help="match files (.json) or zips made by export")
     return parser
@@ -114,9 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     if args.command == "score":
-        return score_command(args.file, args.json, args.rules)
+        return score_command(args.file, args.json, args.rules, args.lang)
     if args.command in ("export", "import"):
-        return store_command(args.command, getattr(args, "files", []), getattr(args, "out", None))
+        return store_command(args.command, getattr(args, "files", []), getattr(args, "out", None),
+                             getattr(args, "lang", "en"))
     from .ui.app import serve  # flet loads only when the app runs
 
     return serve(host=args.host, port=args.port, open_browser=not args.no_browser, desktop=args.desktop)

@@ -72,3 +72,12 @@ def test_the_readme_error_example_is_what_a_broken_hand_prints(tmp_path):
     done = run(command, tmp_path, PYTHONPATH=str(ROOT))
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.rstrip("\n") == message
+
+
+def test_every_file_the_readme_links_to_is_there():
+    import re
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    links = [link.split("#")[0] for link in re.findall(r"\]\(([^)\s]+)\)", text) if "://" not in link]
+    missing = [link for link in links if link and not (ROOT / link).exists()]
+    assert len(links) > 20 and missing == []

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, Callable, Iterable, Iterator
 
 from .matchfile import MAX_FILE_CHARS, MatchFileError
+from ..i18n import ENGLISH, Translator
 from .csv import history_csv
 
 MAX_ENTRY_BYTES = MAX_FILE_CHARS
@@ -49,8 +50,9 @@ def _slug(text: str) -> str:
     return "-".join(part for part in keep.split("-") if part)[:40] or "match"
 
 
-def archive_bytes(library: Any) -> bytes:
-    """A zip of every stored match as a match file, plus `history.csv` of the finished ones.
+def archive_bytes(library: Any, tr: Translator = ENGLISH) -> bytes:
+    """A zip of every stored match as a match file, plus `history.csv` of the finished ones (its header in
+    the words of `tr`).
 
     `library` is the service's `Library` (anything with `matches`, `export_match` and `get`).
     """
@@ -62,18 +64,19 @@ def archive_bytes(library: Any) -> bytes:
             name = f"{summary.created[:10]}-{_slug('-'.join(summary.sides))}-{summary.id[:8]}.json"
             zf.writestr(f"matches/{name}", text)
             records.append(library.get(summary.id))
-        zf.writestr("history.csv", history_csv(records))
+        zf.writestr("history.csv", history_csv(records, tr))
     return buffer.getvalue()
 
 
-def export_archive(library: Any, folder: Path, now: datetime | None = None, data: bytes | None = None) -> Path:
+def export_archive(library: Any, folder: Path, now: datetime | None = None, data: bytes | None = None,
+                   tr: Translator = ENGLISH) -> Path:
     """Write the archive (`data`, when already made) into `folder` and return its path."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%d-%H%M%S")
     path = folder / f"xeri-history-{stamp}.zip"
     tmp = path.with_suffix(".zip.tmp")
-    tmp.write_bytes(archive_bytes(library) if data is None else data)
+    tmp.write_bytes(archive_bytes(library, tr) if data is None else data)
     tmp.replace(path)
     return path
 

@@ -7,6 +7,7 @@ import io
 from typing import Iterable
 
 from ..history.stats import ScoredMatch, score_history
+from ..i18n import ENGLISH, Translator
 from ..service.records import MatchRecord
 
 MAX_SIDES = 4
@@ -21,7 +22,15 @@ CSV_HEADER = (
     + tuple(f"total_{n}" for n in range(1, CSV_SIDES + 1))
     + ("hand_winner",)
 )
-"""The export's columns; a table of fewer sides leaves the extra side columns empty."""
+"""The export's columns (in English); a table of fewer sides leaves the extra side columns empty."""
+
+
+def csv_header(tr: Translator = ENGLISH) -> tuple[str, ...]:
+    """The columns in the words of `tr` (always in the order of `CSV_HEADER`)."""
+    sides = range(1, CSV_SIDES + 1)
+    return ((tr("csv.match"), tr("csv.date"), tr("csv.rules"), tr("csv.hand"))
+            + tuple(tr("csv.side", n=n) for n in sides) + tuple(tr("csv.points", n=n) for n in sides)
+            + tuple(tr("csv.total", n=n) for n in sides) + (tr("csv.hand_winner"),))
 
 
 def _cell(text: str) -> str:
@@ -29,11 +38,12 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def history_csv(records: Iterable[MatchRecord | ScoredMatch]) -> str:
-    """The whole history as CSV text, one row per hand, oldest match first (lines end in `\\n`)."""
+def history_csv(records: Iterable[MatchRecord | ScoredMatch], tr: Translator = ENGLISH) -> str:
+    """The whole history as CSV text, one row per hand, oldest match first (lines end in `\\n`); the
+    header in the words of `tr`, the cells as stored (ISO dates, rule-set names as in match files)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow(csv_header(tr))
     blank = [""] * CSV_SIDES
     for sm in score_history(records):
         match = sm.match

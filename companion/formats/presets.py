@@ -14,10 +14,22 @@ ORDER = ("classic", "plain", "greek-online", "partnership", "pisti")
 """The presets in the order the app offers them."""
 
 
-def preset_names() -> tuple[str, ...]:
-    """Every preset name, the usual ones first."""
+LANGUAGE_FIRST = {"tr": "pisti", "ko": "partnership"}
+"""The game a language's players usually mean, offered first in that language: Pişti is the Turkish
+relative; the Korean rule text is the four-player partnership game (see docs/decisions.md)."""
+
+
+@lru_cache(maxsize=None)
+def _found() -> tuple[str, ...]:
     found = shipped("rules")
     return tuple(n for n in ORDER if n in found) + tuple(n for n in found if n not in ORDER)
+
+
+def preset_names(lang: str | None = None) -> tuple[str, ...]:
+    """Every preset name, the usual ones first (in `lang`, that language's own game first)."""
+    names = _found()
+    first = LANGUAGE_FIRST.get(lang or "")
+    return (first, *(n for n in names if n != first)) if first in names else names
 
 
 @lru_cache(maxsize=None)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from ..engine.limits import MAX_NAME, cut
@@ -39,6 +40,21 @@ COLUMN = 16
 """The widest a side's name is shown at the head of its column; longer ones are cut with "…"."""
 
 
+def width(text: str) -> int:
+    """Columns `text` takes in a terminal: a Hangul syllable or other wide character takes two, a combining
+    mark none (so a Korean sheet's columns line up as an English one's do)."""
+    return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * max(0, columns - width(text)) + text
+
+
 def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = None) -> str:
     """The score sheet as plain text: each hand's breakdown, running totals and the result.
 
@@ -52,13 +68,14 @@ def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = Non
     rules_title = tr(f"rules.{match.rules.name}.title")
     out = [tr("cli.sheet.title", sides=join_names(names, tr), rules=rules_title,
               goal=goal_text(match.goal, tr)), ""]
-    label_width = max(len(item_label(i, match.rules, tr)) for i in ITEMS)
-    label_width = max(label_width, len(tr("cli.sheet.running")), len(tr("cli.sheet.hands_won")))
-    col = max(6, *(len(n) + 2 for n in heads))
+    labels = [item_label(i, match.rules, tr) for i in ITEMS] + [tr(f"cli.sheet.{k}") for k in
+                                                                 ("running", "hands_won", "hand_points")]
+    label_width = max(width(label) for label in labels)
+    col = max(6, *(width(n) + 2 for n in heads))
 
     def row(label: str, values: list[Any], note: str = "") -> str:
-        cells = "".join(str(v).rjust(col) for v in values)
-        return f"  {label.ljust(label_width)}{cells}" + (f"   {note}" if note else "")
+        cells = "".join(rjust(str(v), col) for v in values)
+        return f"  {ljust(label, label_width)}{cells}" + (f"   {note}" if note else "")
 
     if not st.scores:
         out.append(tr("cli.sheet.no_hands"))

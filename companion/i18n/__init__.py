@@ -10,9 +10,31 @@ from ..resources import read_shipped, shipped
 from . import fmt
 from .fmt import plural_category
 
-LANGUAGES = {"en": "English", "el": "Ελληνικά"}
+LANGUAGES = {"en": "English", "el": "Ελληνικά", "ko": "한국어", "tr": "Türkçe"}
 """The languages the app speaks, by code, each named in itself."""
 DEFAULT_LANGUAGE = "en"
+
+
+def system_language() -> str | None:
+    """The language of this machine's locale (`ko_KR.UTF-8` → `ko`), or None (the C locale, or none set).
+
+    The environment is read as gettext reads it (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); Python's own
+    `getlocale` only where none is set (Windows), since it reports the C locale as English.
+    """
+    import locale
+    import os
+
+    names = [os.environ.get(name) for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")]
+    name = next((n for n in names if n), None)
+    if name is None:
+        name = locale.getlocale()[0]
+    code = (name or "").split(":")[0].split("_")[0].split(".")[0].split("-")[0].lower()
+    return code if code.isascii() and code.isalpha() and code not in ("c", "posix") else None
+
+
+def first_spoken(wanted, fallback: str = DEFAULT_LANGUAGE) -> str:
+    """The first of the language codes `wanted` the app speaks, else `fallback`."""
+    return next((code for code in wanted if code in LANGUAGES), fallback)
 
 
 @lru_cache(maxsize=None)

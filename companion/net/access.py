@@ -35,6 +35,34 @@ connection. Flet runs `before_main`, `main` and the event handlers in tasks made
 task, which copy the context: that is how the level reaches the session. Outside a server (the desktop
 window, tests) it is `OWNER`."""
 
+WANTED_LANGUAGES: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("xeri_languages", default=())
+"""The languages the browser of the WebSocket being served asks for (its Accept-Language), best first: the
+first run shows the app in the first of them it speaks."""
+
+
+def wanted_languages(header: str | None) -> tuple[str, ...]:
+    """The language codes of an Accept-Language header, best first: `ko-KR,ko;q=0.9,en;q=0.8` → ko, en."""
+    found: list[tuple[float, int, str]] = []
+    for n, part in enumerate((header or "").split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        code = tag.split("-")[0].strip().lower()
+        if not (code.isascii() and code.isalpha() and 2 <= len(code) <= 3):  # ISO 639: "x-…", "*" are not
+            continue
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                weight = 0.0
+        if weight > 0:  # q=0: "not this one"
+            found.append((-weight, n, code))
+    out: list[str] = []
+    for _, _, code in sorted(found):
+        if code not in out:
+            out.append(code)
+    return tuple(out)
+
+
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """No 0/O or 1/I/L: a code is read aloud and typed on a phone."""
 CODE_LENGTH = 6

@@ -9,7 +9,7 @@ import time
 from typing import Any, Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode
 
-from .access import CURRENT, TableCode
+from .access import CURRENT, WANTED_LANGUAGES, TableCode, wanted_languages
 from .hosts import is_loopback, split_host
 
 log = logging.getLogger(__name__)
@@ -153,9 +153,11 @@ class Guard:
             return await self.refuse_ws(receive, send)
         access = self.code.access_for(is_loopback(self.client(scope)), self.header(scope, b"cookie") or "")
         token = CURRENT.set(access)
+        languages = WANTED_LANGUAGES.set(wanted_languages(self.header(scope, b"accept-language")))
         try:
             await self.serve_ws(scope, receive, send)
         finally:
+            WANTED_LANGUAGES.reset(languages)
             CURRENT.reset(token)
 
     async def serve_ws(self, scope: Scope, receive: Receive, send: Send) -> None:

@@ -9,12 +9,14 @@ import socket
 import sys
 from typing import Any, Callable
 
-from .access import CURRENT, Access, TableCode
+from .access import CURRENT, WANTED_LANGUAGES, Access, TableCode
 from .guard import Guard
 from .hosts import WILDCARD_HOSTS, allowed_hostnames
 
 ACCESS_KEY = "xeri.access"
 """Where a Flet session keeps its access level (`page.session.store`)."""
+LANGUAGES_KEY = "xeri.languages"
+"""Where a Flet session keeps the languages its browser asks for."""
 GRACEFUL_SECONDS = 3
 """How long a stop waits for connections to finish before it closes them."""
 
@@ -27,6 +29,18 @@ def page_access(page: Any) -> Access:
     """The access of a Flet page's session: set by `before_main` (again by `watch_access`) when served by
     `build_app`; the desktop window, which has no server, is its owner's."""
     return Access(page.session.store.get(ACCESS_KEY) or CURRENT.get())
+
+
+def page_languages(page: Any) -> tuple[str, ...]:
+    """The languages the page's browser asks for, best first; without a browser (the desktop window, a phone
+    build), the system's language."""
+    found = page.session.store.get(LANGUAGES_KEY) or WANTED_LANGUAGES.get()
+    if found:
+        return tuple(found)
+    from ..i18n import system_language
+
+    system = system_language()
+    return (system,) if system else ()
 
 
 def watch_access(page: Any, changed: Callable[[Access], Any]) -> None:
@@ -48,6 +62,7 @@ def watch_access(page: Any, changed: Callable[[Access], Any]) -> None:
 def _recording(before_main: Callable | None) -> Callable:
     async def before(page: Any) -> None:
         page.session.store.set(ACCESS_KEY, CURRENT.get())
+        page.session.store.set(LANGUAGES_KEY, list(WANTED_LANGUAGES.get()))
         if before_main is not None:
             result = before_main(page)
             if asyncio.iscoroutine(result):

@@ -21,10 +21,12 @@ ID_PATTERN = re.compile(r"[0-9a-f]{32}")
 """Match and player ids: a UUID4 as 32 lower-case hex digits."""
 
 DEFAULT_SETTINGS: Mapping[str, Any] = MappingProxyType(
-    {"language": "en", "theme": "system", "last_rules": "classic", "keep_awake": True})
-"""The settings of a new data folder."""
+    {"language": "en", "theme": "system", "last_rules": "", "keep_awake": True, "language_chosen": False})
+"""The settings of a new data folder. Until someone picks a language in the settings (`language_chosen`), each
+phone shows the app in its own browser's language when the app speaks it; until a match is started
+(`last_rules`), the new-match form starts from the first rules offered in the phone's language."""
 
-_SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake": bool}
+_SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake": bool, "language_chosen": bool}
 
 
 class DocumentError(ValueError):
@@ -294,6 +296,9 @@ def settings_from_doc(raw: Any) -> dict[str, Any]:
             check_setting(key, value)
         except ValueError as exc:
             raise DocumentError(str(exc)) from None
+    if "language_chosen" not in values and "language" in values:
+        # Stored before each phone spoke its browser's language: a language other than English was chosen.
+        values["language_chosen"] = values["language"] != DEFAULT_SETTINGS["language"]
     return {**DEFAULT_SETTINGS, **values}
 
 

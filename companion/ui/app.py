@@ -14,9 +14,10 @@ import flet as ft
 
 from ..history.cache import HistoryCache
 from ..net.access import TableInfo
-from ..net.server import page_access, watch_access
+from ..net.server import page_access, page_languages, watch_access
 from ..service import Services, StorageError
 from .viewmodel import AppModel, Session
+from .fonts import NAMES_FONT, SCRIPT_FONTS, fonts_needed
 from .views import render
 from .views.common import dialog, header, strip
 from .views.palette import palette
@@ -45,7 +46,8 @@ THREADS = sys.platform != "emscripten"
 def App(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None,
         session_class: type = ObservableSession):
     page = ft.context.page
-    session, _ = ft.use_state(lambda: session_class(services, history_cache, access=page_access(page), table=table))
+    session, _ = ft.use_state(lambda: session_class(services, history_cache, access=page_access(page), table=table,
+                                                    wanted=page_languages(page)))
     vm, _ = ft.use_state(lambda: AppModel(services, session=session))
 
     def measure(_e=None):
@@ -59,6 +61,18 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
         page.title = vm.tr("app.title")
 
     ft.on_updated(apply_page_settings, [session.theme, session.lang])
+
+    def load_script_fonts():
+        if all(font.family in (page.fonts or {}) for font in SCRIPT_FONTS):
+            return
+        # Before the first Korean word or Hangul name is drawn: until its font arrives it would be boxes.
+        missing = {font.family: font.web_file if page.web else font.native_file
+                   for font in fonts_needed(session.lang, vm.names_shown()) if font.family not in (page.fonts or {})}
+        if missing:
+            page.fonts = {**(page.fonts or {}), **missing}
+            page.update()
+
+    ft.use_effect(load_script_fonts, [session.revision, session.lang])
 
     async def wakelock():
         lock = page_services(page).get("wakelock")
@@ -272,7 +286,7 @@ def make_main(services: Services, history_cache: HistoryCache | None = None, tab
     def main(page: ft.Page):
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
-        page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf"}
+        page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf", NAMES_FONT[0]: NAMES_FONT[1]}
         page.theme, page.dark_theme = themes()
         page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
                                  "files": ft.FilePicker(), "launcher": ft.UrlLauncher()}

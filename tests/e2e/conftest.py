@@ -20,7 +20,9 @@ CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/c
 HOW_TO = ("browser tests need Debian's Chromium: `sudo apt-get install chromium` "
           "(CI's .ci/run installs it), or set CHROMIUM=/path/to/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", "--lang=en-US"]
+"""`--lang`: a browser asks for its own language and the app answers in it; the tests' browser speaks
+English unless a test gives its page another `locale`, whatever this machine's locale is."""
 PHONE = {"width": 390, "height": 844}
 FLASH_SECONDS = 2
 """How long the app under test shows a saved hand's breakdown (10 s for people)."""
@@ -43,7 +45,8 @@ class AppServer:
         self.log = data_dir.parent / f"server-{self.port}.log"
 
     def start(self) -> "AppServer":
-        env = {**os.environ, "XERI_DATA_DIR": str(self.data_dir), "XERI_TEST_HOOKS": "1",
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"},
+               "LANG": "C.UTF-8", "XERI_DATA_DIR": str(self.data_dir), "XERI_TEST_HOOKS": "1",
                "XERI_FLASH_SECONDS": str(FLASH_SECONDS)}
         env.pop("FLET_FORCE_WEB_SERVER", None)
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(self.port), "--no-browser"],
@@ -106,21 +109,37 @@ def pytest_runtest_makereport(item, call):
 
 
 @pytest.fixture
-def app(request, browser, server, tmp_path):
-    """A phone-sized page with the app loaded and Flutter's accessibility tree on.
+def phones(request, browser, server, tmp_path):
+    """`phones(locale="en-US", **context)`: a phone-sized page with the app loaded and Flutter's
+    accessibility tree on, its browser set to `locale` (what it asks the app to speak).
 
-    When the test fails, a screenshot and the server's log are kept beside the test's temp folder.
+    When the test fails, a screenshot of each page and the server's log are kept beside the test's temp folder.
     """
     from .driver import Driver
 
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    driver = Driver(page, server.url)
-    driver.open()
-    yield driver
+    opened = []
+
+    def open_phone(locale: str = "en-US", before_open=None, **options) -> Driver:
+        context = browser.new_context(viewport=PHONE, locale=locale, **options)
+        page = context.new_page()
+        if before_open is not None:
+            before_open(page)
+        driver = Driver(page, server.url)
+        opened.append((context, page))
+        driver.open()
+        return driver
+
+    yield open_phone
     report = getattr(request.node, "rep_call", None)
-    if report is not None and report.failed:
-        shot = tmp_path / "failure.png"
-        page.screenshot(path=str(shot))
-        print(f"\nscreenshot of the failure: {shot}\nserver log: {server.log}")
-    context.close()
+    for n, (context, page) in enumerate(opened):
+        if report is not None and report.failed:
+            shot = tmp_path / f"failure-{n}.png"
+            page.screenshot(path=str(shot))
+            print(f"\nscreenshot of the failure: {shot}\nserver log: {server.log}")
+        context.close()
+
+
+@pytest.fixture
+def app(phones):
+    """A phone-sized page with the app loaded, its browser in English."""
+    return phones()

@@ -120,6 +120,22 @@ class Driver:
         }""", [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, ident])
         return box if inside and on_top else None
 
+    def scroll_to(self, ident: str, timeout: int = DEFAULT_TIMEOUT) -> dict:
+        """Scroll with the mouse wheel, as a person would, until the control is wholly on screen and
+        uncovered; its box. (Playwright's own scrolling moves the accessibility tree's boxes but not
+        always what Flutter draws: for a screenshot of a control, the drawing has to be there.)"""
+        deadline = time.monotonic() + timeout / 1000
+        view = self.page.viewport_size
+        while (box := self.box_if_visible(ident)) is None:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{ident} never came wholly on screen")
+            where = self._target(ident).bounding_box()
+            below = where is not None and where["y"] + where["height"] > view["height"] * 0.6
+            self.page.mouse.move(view["width"] / 2, view["height"] / 2)
+            self.page.mouse.wheel(0, 120 if below else -120)
+            time.sleep(0.05)
+        return box
+
     def tappable_boxes(self) -> dict[str, tuple[float, float, float, float]]:
         """Every identified control a person can tap, with its box: to check that nothing moved."""
         return {k: tuple(v) for k, v in self.page.evaluate("""() => {

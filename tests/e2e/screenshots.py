@@ -1,8 +1,9 @@
 """`make screenshots`: screenshots of every screen into docs/screenshots/, through the real app in Chromium.
 
 The whole app at phone size (390x844, light), and the table screens (scoreboard, hand entry, saved hand,
-match over) at 360x640, 390x844 and 768x1024, light and dark, and on a phone held sideways (844x390).
-Taps only, on a fresh temporary data folder for each size.
+match over) at 360x640, 390x844 and 768x1024, light and dark, and on a phone held sideways (844x390);
+then a Korean table (new match, scoreboard, hand entry; light and dark) and the Turkish rules page and
+settings, each from a browser set to that language. Taps only, on a fresh temporary data folder for each run.
 """
 
 from __future__ import annotations
@@ -114,6 +115,35 @@ def whole_app(app: Driver, page, shot) -> None:
     shot("17-hand-entry-greek")
 
 
+def korean_table(app: Driver, shot) -> None:
+    """A phone set to Korean: the partnership game is offered first; Korean names drawn in the bundled font."""
+    app.tap("new-match")
+    for i, name in enumerate(["민준", "서연", "지훈", "하은"]):
+        app.type(f"name-{i}", name)
+    shot("new-match")
+    app.tap("start-match")
+    app.wait_id("end-hand")
+    app.tap("xeri-0")
+    app.tap("xeri-1")
+    app.tap("jack-xeri-3")
+    enter(app, most=1, counting=(1, 11), ten=1, two=0)
+    app.tap("xeri-2")
+    shot("scoreboard")
+    enter(app, most=0, counting=(0, 12), ten=0, two=1, save=False)
+    shot("hand-entry")
+
+
+def turkish_pages(app: Driver, shot) -> None:
+    """A phone set to Turkish: the rules page opens on Pişti; the settings name each language in itself."""
+    app.tap("open-rules")
+    app.wait_id("rules-text")
+    shot("rules")
+    app.tap("back")
+    app.tap("open-settings")
+    app.wait_id("lang-tr")
+    shot("settings")
+
+
 def main() -> int:
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
@@ -125,22 +155,30 @@ def main() -> int:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         runs = [("whole", 390, 844, "light")] + [("table", w, h, scheme) for w, h in TABLE_SIZES
                                                  for scheme in ("light", "dark")]
+        runs += [("korean", 390, 844, "light"), ("korean", 390, 844, "dark"), ("turkish", 390, 844, "light")]
+        locales = {"korean": "ko-KR", "turkish": "tr-TR"}
         for kind, width, height, scheme in runs:
             with tempfile.TemporaryDirectory() as tmp:
                 server = AppServer(Path(tmp) / "data").start()
                 try:
-                    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+                    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                                  locale=locales.get(kind, "en-US"))
                     page = context.new_page()
                     app = Driver(page, server.url)
                     app.open()
 
                     def shot(name: str, width=width, height=height, scheme=scheme, kind=kind) -> None:
-                        file = f"{name}.png" if kind == "whole" else f"{width}x{height}-{scheme}-{name}.png"
+                        file = {"whole": f"{name}.png", "table": f"{width}x{height}-{scheme}-{name}.png"}.get(
+                            kind, f"{kind}-{scheme}-{name}.png")
                         app.screenshot(OUT / file)
                         print(f"docs/screenshots/{file}")
 
                     if kind == "whole":
                         whole_app(app, page, shot)
+                    elif kind == "korean":
+                        korean_table(app, shot)
+                    elif kind == "turkish":
+                        turkish_pages(app, shot)
                     else:
                         table_screens(app, shot)
                     context.close()

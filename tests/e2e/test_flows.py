@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -18,8 +20,10 @@ def start_two_player_match(app, a="Anna", b="Ben", goal=None):
 
 
 def total(app, side: int) -> int:
+    """The side's total as its box says it, in any language ("Anna: 26", "… 18점", "26 puan")."""
     text = app.text_of(f"total-{side}")
-    return int(text.split(":")[-1].split()[0]) if ":" in text else int(text.split()[-1])
+    numbers = re.findall(r"-?\d+", text.split(":")[-1]) if ":" in text else re.findall(r"-?\d+", text)[-1:]
+    return int(numbers[0])
 
 
 def enter_hand(app, most=0, counting=(0, 12), ten=0, two=1, xeris_plus=(0, 0), then="end-hand", save=True):

@@ -1,6 +1,7 @@
 """`python -m companion score FILE [--json] [--rules NAME]`, run as the user runs it."""
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -12,9 +13,11 @@ ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = "data/examples/classic-151.json"
 
 
-def score(*args: str) -> subprocess.CompletedProcess:
-    """Run the score command from the repository root; output is read as UTF-8."""
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+def score(*args: str, lang: str = "C.UTF-8") -> subprocess.CompletedProcess:
+    """Run the score command from the repository root, on a machine whose locale is `lang` (the sheet's
+    language by default); output is read as UTF-8."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"}
+    env.update(PYTHONIOENCODING="utf-8", LANG=lang)
     return subprocess.run([sys.executable, "-m", "companion", "score", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, encoding="utf-8", timeout=60)
 
@@ -164,3 +167,34 @@ def test_a_file_larger_than_any_match_file_is_not_read_whole(tmp_path):
         handle.write(b'{"format": "xeri-match", "sides": [{"name": "')
         handle.write(b"x" * (8 * 1024 * 1024))
     assert refused(score(str(path))) == f"{path}: the file is larger than 4 MB; no match file is that big\n"
+
+
+def test_lang_prints_the_sheet_in_korean_and_turkish_with_the_columns_lined_up(tmp_path):
+    from companion.formats.sheet import width
+
+    four = "data/examples/partnership-hands.json"
+    run = score(four, "--lang", "ko")
+    assert (run.returncode, run.stderr) == (0, "")
+    lines = run.stdout.splitlines()
+    assert lines[0].endswith("팀전 규칙, 총 3라운드, 라운드를 가장 많이 이긴 편이 승리")
+    assert "1라운드(딜러 Anna)" in lines
+    # A Hangul syllable takes two columns in a terminal: the numbers stand one under the other.
+    start = lines.index("1라운드(딜러 Anna)")
+    rows = [re.match(r"  .*? +\d+ +\d+(?=   |$)", line).group() for line in lines[start + 2:start + 10]]
+    assert {width(row) for row in rows} == {width(lines[start + 1])}, rows
+    run = score(CLASSIC, "--lang", "tr")
+    lines = run.stdout.splitlines()
+    assert lines[0] == "Anna ve Ben: Klasik kuralları, 151 puana ilk ulaşan kazanır (iki taraf aynı elde ulaşırsa 251)"
+    assert "1. el (dağıtan: Anna)" in lines and lines[-2] == "Kalan puan: Anna 125 ve Ben 122."
+
+
+def test_the_sheet_speaks_the_systems_language_when_the_app_does(tmp_path):
+    assert score(CLASSIC, lang="tr_TR.UTF-8").stdout.startswith("Anna ve Ben: Klasik kuralları")
+    assert score(CLASSIC, lang="ko_KR.UTF-8").stdout.startswith("Anna, Ben: ")
+    assert score(CLASSIC, lang="fr_FR.UTF-8").stdout.startswith("Anna and Ben: Classic rules")
+    assert score(CLASSIC, "--lang", "el", lang="ko_KR.UTF-8").stdout.startswith("Anna και Ben")
+
+
+def test_an_unknown_language_is_refused_naming_the_ones_there_are():
+    run = score(CLASSIC, "--lang", "fr")
+    assert run.returncode == 2 and "invalid choice: 'fr'" in run.stderr and "'ko'" in run.stderr

@@ -36,3 +36,15 @@ def test_history_csv_keeps_partnerships_four_sides_and_formula_like_names_as_tex
     assert [row[f"points_{n}"] for n in range(1, 5)] == ["10", "5", "3", "2"]
     assert row["hand_winner"] == "'=Anna"
     assert history_csv([]) == ",".join(CSV_HEADER) + "\n"
+
+
+def test_the_header_is_in_the_language_asked_for_and_the_cells_are_the_same():
+    from companion.i18n import Translator
+
+    english = list(csv.reader(io.StringIO(history_csv(evenings()))))
+    korean = list(csv.reader(io.StringIO(history_csv(evenings(), Translator("ko")))))
+    turkish = list(csv.reader(io.StringIO(history_csv(evenings(), Translator("tr")))))
+    assert korean[0][:5] == ["경기", "날짜", "규칙", "라운드", "편_1"] and korean[0][-1] == "라운드_승자"
+    assert turkish[0][:5] == ["maç", "tarih", "kurallar", "el", "taraf_1"] and turkish[0][-1] == "eli_kazanan"
+    assert len(set(korean[0])) == len(CSV_HEADER) == len(set(turkish[0]))
+    assert korean[1:] == english[1:] == turkish[1:]

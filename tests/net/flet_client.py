@@ -34,9 +34,13 @@ def run(coroutine: Awaitable[Any]) -> Any:
     return outcome.get("value")
 
 
-async def connect(base: str, origin: str | None = "same", cookie: str | None = None, host: str | None = None):
-    """A WebSocket to the app at `base` (`http://address:port`), with the Origin a page of `base` sends."""
+async def connect(base: str, origin: str | None = "same", cookie: str | None = None, host: str | None = None,
+                  language: str | None = None):
+    """A WebSocket to the app at `base` (`http://address:port`), with the Origin a page of `base` sends
+    (and the Accept-Language of a browser set to `language`)."""
     headers = {}
+    if language:
+        headers["Accept-Language"] = language
     if cookie:
         headers["Cookie"] = cookie
     if host:
@@ -73,8 +77,8 @@ class Phone:
         """Everything the server sent, decoded: the page, then patches holding the controls drawn."""
 
     @classmethod
-    async def open(cls, base: str, cookie: str | None = None) -> Phone:
-        phone = cls(await connect(base, cookie=cookie))
+    async def open(cls, base: str, cookie: str | None = None, language: str | None = None) -> Phone:
+        phone = cls(await connect(base, cookie=cookie, language=language))
         body = {"session_id": "", "page_name": "", "page": {"route": "/", "width": 390, "height": 844, "web": True}}
         await phone.ws.send(b"\x00" + msgpack.packb([REGISTER_CLIENT, body]))
         await phone.read_until(b"app-seen")

@@ -9,6 +9,8 @@ import pytest
 from websockets.exceptions import InvalidStatus
 
 from .conftest import LAN, needs_lan
+from companion.i18n import t
+
 from .flet_client import Phone, connect, run
 
 pytestmark = pytest.mark.slow
@@ -132,3 +134,17 @@ def test_the_device_running_the_app_keeps_score_without_a_code(lan_app):
             await phone.close()
 
     run(on_the_laptop())
+
+
+@pytest.mark.parametrize("header, lang", [("tr-TR,tr;q=0.9,en;q=0.8", "tr"), ("fr-FR,ko;q=0.7", "ko"),
+                                          ("el;q=0,de", "en")])
+def test_each_phone_first_sees_the_app_in_its_browsers_language(lan_app, header, lang):
+    async def phone_in(language):
+        phone = await Phone.open(lan_app.url(), language=language)
+        try:
+            return phone.seen
+        finally:
+            await phone.close()
+
+    seen = run(phone_in(header))
+    assert t("home.new_match", lang).encode() in seen

@@ -83,7 +83,8 @@ def test_renaming_to_another_players_name_is_refused(store):
 
 def test_settings_start_from_the_defaults(store):
     assert store.settings() == dict(DEFAULT_SETTINGS)
-    assert store.settings() == {"language": "en", "theme": "system", "last_rules": "classic", "keep_awake": True}
+    assert store.settings() == {"language": "en", "theme": "system", "last_rules": "", "keep_awake": True,
+                                "language_chosen": False}
 
 
 def test_changed_settings_are_kept(store, again):
@@ -92,7 +93,8 @@ def test_changed_settings_are_kept(store, again):
     assert store.settings() == {**DEFAULT_SETTINGS, "language": "el", "keep_awake": False}
     store.update_settings(theme="dark", last_rules="partnership")
     store = again(store)
-    assert store.settings() == {"language": "el", "theme": "dark", "last_rules": "partnership", "keep_awake": False}
+    assert store.settings() == {"language": "el", "theme": "dark", "last_rules": "partnership", "keep_awake": False,
+                                "language_chosen": False}
 
 
 def test_settings_of_the_wrong_type_or_not_plain_data_are_refused(store):
@@ -114,3 +116,12 @@ def test_a_new_setting_is_kept_too(store, again):
 def test_the_settings_returned_are_a_copy(store):
     store.settings()["language"] = "el"
     assert store.settings()["language"] == "en"
+
+
+@pytest.mark.parametrize("stored, chosen", [({"language": "el"}, True), ({"language": "en", "theme": "dark"}, False),
+                                            ({"theme": "dark"}, False),
+                                            ({"language": "en", "language_chosen": True}, True)])
+def test_a_language_stored_before_phones_spoke_their_own_counts_as_chosen(stored, chosen):
+    from companion.storage.documents import settings_from_doc
+
+    assert settings_from_doc({"schema": 1, **stored})["language_chosen"] is chosen

@@ -18,7 +18,7 @@ WRITES = {
     "setup": {"open", "start"},
     "history": {"undo_delete", "import_files", "export_all"},
     "record": {"continue_match", "ask_delete", "delete"},
-    "settings": {"set_language", "set_theme", "set_keep_awake"},
+    "settings": set(),  # each phone's own: see test_settings_are_each_phones_own
     "player": set(), "rules": set(),
 }
 """Every intent that changes what is stored (or opens a form only for that), screen by screen."""
@@ -50,14 +50,42 @@ def test_a_watching_phone_is_told_it_can_only_watch_and_nothing_is_stored(servic
     assert watcher.screen is Screen.MATCH
     before = services.table.get(owner.table.record.id)
     for act in (lambda: watcher.table.tap(0, "xeri"), watcher.table.end_hand, watcher.table.ask_undo,
-                watcher.table.abandon, watcher.setup.open, lambda: watcher.settings.set_language("el"),
+                watcher.table.abandon, watcher.setup.open,
                 lambda: watcher.history.import_files([("x.json", b"{}")]), watcher.history.export_all):
         act()
         assert watcher.session.notice.text.startswith("This phone can only watch."), act
         assert watcher.session.question is None
     assert watcher.screen is Screen.MATCH
     assert services.table.get(owner.table.record.id) == before
-    assert services.library.settings()["language"] == "en"
+
+
+@pytest.mark.parametrize("access", [Access.WATCHER, Access.PLAYER])
+def test_settings_are_each_phones_own_and_only_the_laptops_are_stored(services, access):
+    guest = as_(services, access)
+    guest.settings.set_language("el")
+    guest.settings.set_theme("dark")
+    guest.settings.set_keep_awake(False)
+    assert (guest.session.lang, guest.session.theme, guest.session.keep_awake) == ("el", "dark", False)
+    assert guest.session.notice is None
+    stored = services.library.settings()
+    assert (stored["language"], stored["theme"], stored["keep_awake"], stored["language_chosen"]) == \
+        ("en", "system", True, False)
+    owner = as_(services, Access.OWNER)
+    owner.settings.set_language("tr")
+    assert services.library.settings()["language"] == "tr" and services.library.settings()["language_chosen"]
+
+
+def test_each_phone_speaks_its_browsers_language_until_the_laptop_chooses_one(services):
+    def lang(access, wanted):
+        return Session(services, access=access, wanted=wanted).lang
+
+    assert lang(Access.OWNER, ("ko", "en")) == "ko"
+    assert lang(Access.PLAYER, ("fr", "tr")) == "tr"      # the first language the app speaks
+    assert lang(Access.PLAYER, ("fr", "de")) == "en"      # none: the stored setting
+    AppModel(services).settings.set_language("el")
+    assert lang(Access.OWNER, ("ko",)) == "el"           # chosen on the laptop: kept there
+    assert lang(Access.WATCHER, ("ko",)) == "ko"         # every other phone still reads its own
+    assert lang(Access.WATCHER, ()) == "el"
 
 
 def test_a_watching_phone_cannot_delete_a_past_match_even_through_a_question_it_was_asked(services):

@@ -39,6 +39,18 @@ class AppModel(ViewModel):
     def screen(self) -> Screen:
         return self.session.screen
 
+    def names_shown(self):
+        """Every name a screen of this phone may show: known players, the names being typed, the sides of
+        the match in play and of the past match open. (For the fonts a name's script needs, `ui.fonts`.)"""
+        yield from (p.name for p in self.services.library.players())
+        yield from self.setup.form.names
+        yield from self.setup.form.team_names
+        for match in (self.table.match, self.record.record.match if self.record.record else None):
+            if match is not None:
+                for side in match.sides:
+                    yield side.name
+                    yield from side.members
+
     # --- navigation the screens share ----------------------------------------------------------------
     @intent
     def back(self) -> None:

@@ -99,7 +99,7 @@ class HistoryModel(ViewModel):
         return [Choice(p.id, p.name, self.player == p.id) for p in self.players()]
 
     def rules_choices(self) -> list[Choice]:
-        return [Choice(n, self.tr(f"rules.{n}.title"), self.rules == n) for n in preset_names()]
+        return [Choice(n, self.tr(f"rules.{n}.title"), self.rules == n) for n in preset_names(self.session.lang)]
 
     # --- intents -------------------------------------------------------------------------------------
     @intent
@@ -197,7 +197,7 @@ class HistoryModel(ViewModel):
 
     def _export(self, folder: Path | None) -> tuple[Path | None, str, bytes] | Exception:
         try:
-            data = archive_bytes(self.services.library)
+            data = archive_bytes(self.services.library, self.tr)
             path = export_archive(self.services.library, folder / "exports", data=data) if folder is not None else None
         except (OSError, StorageError) as exc:  # told on the page's loop, in `_exported`
             return exc

@@ -95,7 +95,8 @@ class RecordModel(ViewModel):
     def what_if_choices(self) -> list[tuple[str, str, bool]]:
         """(preset, title, selected) of the presets these hands can be rescored under."""
         chosen = self.choice[0] if self.choice and self.result is not None else None
-        return [(n, self.tr(f"rules.{n}.title"), n == chosen) for n in preset_names() if self._why_not(n) is None]
+        return [(n, self.tr(f"rules.{n}.title"), n == chosen) for n in preset_names(self.session.lang)
+                if self._why_not(n) is None]
 
     def unavailable_line(self) -> str | None:
         """Which presets are not offered, and why, in words (said in place, not as a notice)."""

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from ...engine.entry import InvalidHand
 from ...engine.match import MatchError, MatchOver
 from ...history.cache import HistoryCache
-from ...i18n import LANGUAGES, Translator
+from ...i18n import LANGUAGES, Translator, first_spoken
 from ...net.access import Access, TableInfo
 from ...service import DamagedMatch, DiskFault, NoSuchMatch, Services, StaleWrite, StorageError, StoreLocked
 
@@ -83,11 +83,17 @@ class Session:
     """One browser session's shared state. The UI observes it: `revision` moves on after every intent."""
 
     def __init__(self, services: Services, history_cache: HistoryCache | None = None, lang: str | None = None,
-                 access: Access = Access.OWNER, table: TableInfo | None = None):
+                 access: Access = Access.OWNER, table: TableInfo | None = None, wanted: tuple[str, ...] = ()):
         self.services = services
         self.history_cache = history_cache or HistoryCache()
         settings = services.library.settings()
-        self.lang: str = lang if lang in LANGUAGES else settings.get("language", "en")
+        if lang not in LANGUAGES:
+            # Each phone speaks its own browser's language; the device running the app, once someone chose
+            # a language on it, the one chosen (the stored setting is also every phone's second choice).
+            stored = settings.get("language", "en")
+            chosen = settings.get("language_chosen") and Access(access) is Access.OWNER
+            lang = stored if chosen else first_spoken(wanted, stored)
+        self.lang: str = lang
         self.theme: str = settings.get("theme", "system")
         self.keep_awake: bool = bool(settings.get("keep_awake", True))
         self.screen: Screen = Screen.HOME

@@ -37,22 +37,29 @@ class SettingsModel(ViewModel):
     def open(self) -> None:
         self.session.go(Screen.SETTINGS)
 
-    @intent(writes=True)
+    def _keep(self, **changes) -> None:
+        """Settings are each phone's own. On the device running the app they are stored (and the language
+        kept over the browser's own); a phone that joined keeps them while its page is open, and another
+        phone's choice never changes the laptop's."""
+        if self.session.is_owner:
+            # Stored first: if the disk refuses, the screen still shows the setting as it is stored.
+            self.services.library.update_settings(**changes)
+
+    @intent
     def set_language(self, lang: str) -> None:
         if lang in LANGUAGES:
-            # Stored first: if the disk refuses, the screen still shows the setting as it is stored.
-            self.services.library.update_settings(language=lang)
+            self._keep(language=lang, language_chosen=True)
             self.session.lang = lang
 
-    @intent(writes=True)
+    @intent
     def set_theme(self, theme: str) -> None:
         if theme in THEMES:
-            self.services.library.update_settings(theme=theme)
+            self._keep(theme=theme)
             self.session.theme = theme
 
-    @intent(writes=True)
+    @intent
     def set_keep_awake(self, on: bool) -> None:
-        self.services.library.update_settings(keep_awake=bool(on))
+        self._keep(keep_awake=bool(on))
         self.session.keep_awake = bool(on)
 
 
@@ -68,7 +75,7 @@ class RulesModel(ViewModel):
         """(key, title, selected): the match in play's rules first, when there is one."""
         tr = self.tr
         out = [(CURRENT, tr("rules.this_match"), self.shown == CURRENT)] if self.app.table.record else []
-        return out + [(n, tr(f"rules.{n}.title"), self.shown == n) for n in preset_names()]
+        return out + [(n, tr(f"rules.{n}.title"), self.shown == n) for n in preset_names(self.session.lang)]
 
     def rules(self) -> RuleSet:
         record = self.app.table.record

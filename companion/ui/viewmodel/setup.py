@@ -18,8 +18,13 @@ from .session import Screen, Session, Tone, ViewModel, intent
 LAYOUTS = ("two", "partners", "three", "four")
 """Who plays: 2 players, 4 in two partnerships, 3 or 4 individual players."""
 LAYOUT_SEATS = {"two": 2, "partners": 4, "three": 3, "four": 4}
-USUAL_PRESET = {"two": "classic", "partners": "partnership", "three": "greek-online", "four": "greek-online"}
-"""The rules a table of this size usually plays: a new table size starts from them (the table may change them)."""
+def usual_preset(layout: str, lang: str) -> str:
+    """The rules a table of this size usually plays, in this language: a new table size starts from them
+    (the table may change them). The first preset offered that fits: classic for two players, the
+    partnership game for two teams, the Greek online rules for three or four; Pişti for two in Turkish."""
+    seats, partners = LAYOUT_SEATS[layout], layout == "partners"
+    return next(name for name in preset_names(lang)
+                if seats in preset(name).players and preset(name).partnerships == partners)
 GOAL_KINDS = ("race", "custom", "hands")
 """The preset's race (151, played on to 251), a target of the table's own, or an agreed number of hands."""
 MAX_HANDS_GOAL = 99
@@ -168,15 +173,16 @@ class SetupModel(ViewModel):
         self.form.load_preset(self._last_rules())
 
     def _last_rules(self) -> str:
-        last = self.services.library.settings().get("last_rules", "classic")
-        return last if last in preset_names() else "classic"
+        """The rules of the last match started here; before any, the first preset in this phone's language."""
+        last = self.services.library.settings().get("last_rules")
+        return last if last in preset_names() else preset_names(self.session.lang)[0]
 
     # --- what the screen shows -------------------------------------------------------------------------
     def presets(self) -> list[PresetChoice]:
         """The rule sets for this table's layout (and the chosen one, whatever it is)."""
         f, tr = self.form, self.tr
         out = []
-        for name in preset_names():
+        for name in preset_names(self.session.lang):
             rules = preset(name)
             fits = f.seats in rules.players and (f.layout == "partners") == rules.partnerships
             if fits or name == f.preset:
@@ -251,7 +257,7 @@ class SetupModel(ViewModel):
         scored with the rules of the 3-player match before it without anyone noticing."""
         f = self.form
         if layout != f.layout:
-            f.load_preset(USUAL_PRESET[layout])
+            f.load_preset(usual_preset(layout, self.session.lang))
         f.layout = layout
         if f.first_dealer is not None and f.first_dealer >= f.seats:
             f.first_dealer = 0

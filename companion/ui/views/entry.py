@@ -10,6 +10,7 @@ import flet as ft
 from ..viewmodel import TIE, AppModel, Tone
 from .common import Frame, Status
 from .palette import Palette, palette
+from .theme import text_style
 from .widgets import TOUCH, icon_button, labelled, pill, playing_card, primary, secondary, section, stepper, suit_text
 
 
@@ -125,7 +126,7 @@ def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
     names = m.names
     flagged = m.flagged("xeris") | m.flagged("jack_xeris")
     if not (m.xeris_open or flagged):
-        words = ft.Text(spans=[ft.TextSpan(tr("entry.xeris") + "  ", style=ft.TextStyle(
+        words = ft.Text(spans=[ft.TextSpan(tr("entry.xeris") + "  ", style=text_style(
                                    weight=ft.FontWeight.W_700, color=ft.Colors.ON_SURFACE_VARIANT)),
                                ft.TextSpan(m.xeris_summary())], size=15, expand=True, max_lines=2,
                         overflow=ft.TextOverflow.ELLIPSIS)

@@ -12,6 +12,7 @@ import flet as ft
 from ..viewmodel import AppModel
 from .common import Frame, Status, breakdown_table, watching
 from .palette import Palette, palette
+from .theme import text_style
 from .widgets import card, icon_button, labelled, primary, secondary, section
 
 
@@ -99,7 +100,7 @@ def live_panel(vm: AppModel, p: Palette) -> ft.Control:
     rows = []
     for seat in table.seats():
         color = p.sides[seat.side]
-        text = ft.TextStyle(size=16, weight=ft.FontWeight.W_600)
+        text = text_style(size=16, weight=ft.FontWeight.W_600)
         rows.append(ft.Row([
             ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=color, width=76, max_lines=2,
                     overflow=ft.TextOverflow.ELLIPSIS),

@@ -30,9 +30,11 @@ def rules_screen(vm: AppModel) -> Frame:
 def settings_screen(vm: AppModel) -> Frame:
     tr, m, s = vm.tr, vm.settings, vm.session
     body: list[ft.Control] = []
-    body.append(section(tr("settings.language"), ft.Row([
-        pill(name, s.lang == code, lambda _e=None, code=code: m.set_language(code), f"lang-{code}", expand=True,
-             size=15) for code, name in m.languages.items()], spacing=6)))
+    languages = [pill(name, s.lang == code, lambda _e=None, code=code: m.set_language(code), f"lang-{code}",
+                      expand=True, size=15) for code, name in m.languages.items()]
+    # Two to a row: each name in itself, whole, at a size read at arm's length on a 360 px phone.
+    body.append(section(tr("settings.language"), ft.Column(
+        [ft.Row(languages[i:i + 2], spacing=6) for i in range(0, len(languages), 2)], spacing=6)))
     body.append(section(tr("settings.theme"), ft.Row([
         pill(tr(f"settings.theme.{k}"), s.theme == k, lambda _e=None, k=k: m.set_theme(k), f"theme-{k}", expand=True,
              size=15) for k in m.themes], spacing=6)))

@@ -23,13 +23,26 @@ def _scheme(p: Palette) -> ft.ColorScheme:
                           surface_tint=p.surface)
 
 
-def theme(p: Palette, fonts: list[str] | None = None) -> ft.Theme:
-    """The theme of one palette, with the bundled fonts (the suit symbols first) as every style's fallback."""
+def fallback_fonts() -> list[str]:
+    """The bundled fonts every text falls back on: the suit symbols first, then each script's (`ui.fonts`)."""
+    from ..fonts import fallback_families
+
+    return [SUIT_FONT, *fallback_families()]
+
+
+def text_style(**values) -> ft.TextStyle:
+    """A text style that keeps the bundled fallback fonts: a button's own text style replaces the theme's,
+    and without them a Korean label on it would be drawn as empty boxes."""
+    return ft.TextStyle(font_family_fallback=fallback_fonts(), **values)
+
+
+def theme(p: Palette) -> ft.Theme:
+    """The theme of one palette, with the bundled fonts as every style's fallback."""
     # The colour is named too: a text theme without one leaves dark-theme text black on black.
-    fallback = ft.TextStyle(font_family_fallback=[SUIT_FONT, *(fonts or [])], color=p.on_surface)
+    fallback = text_style(color=p.on_surface)
     return ft.Theme(color_scheme=_scheme(p), scaffold_bgcolor=p.surface,
                     text_theme=ft.TextTheme(**{name: fallback for name in TEXT_STYLES}))
 
 
-def themes(fonts: list[str] | None = None) -> tuple[ft.Theme, ft.Theme]:
-    return theme(LIGHT, fonts), theme(DARK, fonts)
+def themes() -> tuple[ft.Theme, ft.Theme]:
+    return theme(LIGHT), theme(DARK)

@@ -11,6 +11,7 @@ from typing import Any, Callable
 import flet as ft
 
 from .palette import Palette
+from .theme import text_style
 
 TOUCH = 48
 """The least width and height of anything a person taps, in logical pixels."""
@@ -39,7 +40,7 @@ def primary(text: str, on_click: Callable | None, ident: str | None = None, icon
     """The main action of a screen: a big filled button."""
     button = ft.FilledButton(text, icon=icon, on_click=on_click, disabled=disabled or on_click is None,
                              height=56, expand=expand,
-                             style=ft.ButtonStyle(text_style=ft.TextStyle(size=18, weight=ft.FontWeight.W_600),
+                             style=ft.ButtonStyle(text_style=text_style(size=18, weight=ft.FontWeight.W_600),
                                                   shape=ft.RoundedRectangleBorder(radius=14)))
     return labelled(ft.Row([button]) if expand else button, ident)
 
@@ -71,7 +72,7 @@ def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None
     style = ft.ButtonStyle(
         shape=ft.RoundedRectangleBorder(radius=12),
         padding=ft.Padding.symmetric(horizontal=6),
-        text_style=ft.TextStyle(size=size, weight=ft.FontWeight.W_600),
+        text_style=text_style(size=size, weight=ft.FontWeight.W_600),
         bgcolor=color if selected else None,
         color=(on_color or ft.Colors.ON_PRIMARY) if selected else (ft.Colors.ERROR if flag else None),
         side=ft.BorderSide(3 if flag else (2 if selected or auto else 1),
@@ -128,7 +129,7 @@ def suit_text(text: str, size: int = 18, weight: ft.FontWeight = ft.FontWeight.W
             if current:
                 spans.append(ft.TextSpan(current))
                 current = ""
-            spans.append(ft.TextSpan(ch, style=ft.TextStyle(color=red)))
+            spans.append(ft.TextSpan(ch, style=text_style(color=red)))
         else:
             current += ch
     if current:
