@@ -17,7 +17,9 @@ from urllib.parse import parse_qs, urlparse
 import flet as ft
 
 from ..history.cache import HistoryCache
-from ..i18n import LANGUAGES, Translator
+from ..i18n import Translator, first_spoken
+from ..net.access import wanted_languages
+from ..net.server import LANGUAGES_KEY
 from ..service import Services, StorageError
 from ..storage.browser import BrowserStore, open_in_browser
 from . import app as ui
@@ -110,15 +112,21 @@ def apply_options(options: dict[str, str]) -> None:
         pass
 
 
-def browser_language() -> str:
-    """The browser's language when the app speaks it, else English (before any setting can be read)."""
+def browser_languages() -> tuple[str, ...]:
+    """The languages this browser asks for, best first (`navigator.languages`: the phone's own). The served
+    app reads the same list from the Accept-Language header, which no request carries here."""
     try:
         import js
 
-        lang = str(js.navigator.language or "en").split("-")[0].lower()
-    except Exception:
-        lang = "en"
-    return lang if lang in LANGUAGES else "en"
+        names = [str(name) for name in (js.navigator.languages or [js.navigator.language or ""])]
+    except Exception:  # not in a browser's worker
+        return ()
+    return wanted_languages(",".join(names))
+
+
+def browser_language() -> str:
+    """The first of the browser's languages the app speaks, else English (before any setting can be read)."""
+    return first_spoken(browser_languages())
 
 
 def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
@@ -171,6 +179,7 @@ def run() -> None:
             message_page(page, Translator(browser_language())("browser.elsewhere"), retry=document_url or "/")
             mark("py:main-done")
             return
+        page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
         services = Services.over(store)
         ui.make_main(services, cache, session_class=BrowserSession)(page)
         mark("py:main-done")

@@ -123,3 +123,17 @@ def test_a_browser_that_keeps_nothing_says_so_on_the_first_screen(tmp_path):
         store.close()
 
     asyncio.run(scenario())
+
+
+def test_the_page_speaks_the_phones_own_language_as_the_browser_lists_them(monkeypatch):
+    # In the browser build no request carries Accept-Language: the worker's navigator says it.
+    import sys
+    import types
+
+    from companion.ui.browser import browser_language, browser_languages
+
+    assert browser_languages() == () and browser_language() == "en"      # not in a browser
+    navigator = types.SimpleNamespace(languages=["de-DE", "ko-KR", "ko", "en-US"], language="de-DE")
+    monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(navigator=navigator))
+    assert browser_languages() == ("de", "ko", "en")
+    assert browser_language() == "ko"                  # German is not spoken: the next one is
