@@ -244,9 +244,13 @@ def copy_client(out: Path) -> list[str]:
 
 
 def copy_assets(out: Path) -> None:
-    """The app's web assets (fonts/…, every file) and the icons."""
+    """The app's web assets (fonts/…, every file but notes) and the icons. A font shipped as WOFF2 too is
+    served only as WOFF2: the TrueType twin is for the desktop and phone clients (companion/ui/fonts.py,
+    `native_file`), and the service worker would otherwise precache both (XeriHangul: 1.3 MB more)."""
     assets = ROOT / "companion" / "ui" / "assets"
     for path in assets.rglob("*"):
+        if path.suffix == ".ttf" and path.with_suffix(".woff2").is_file():
+            continue
         if path.is_file() and path.suffix != ".md":
             target = out / path.relative_to(assets)
             target.parent.mkdir(parents=True, exist_ok=True)
