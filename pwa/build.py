@@ -1,6 +1,6 @@
 """Build the app as a static, installable, offline web app whose Python runs in the browser: `make pwa`.
 
-    .venv/bin/python -m pwa.build                 # -> dist-pwa/ (about 40 MB, 35 files)
+    .venv/bin/python -m pwa.build                 # -> dist-pwa/ (about 40 MB)
     .venv/bin/python -m pwa.build --base-url /xeri/   # hosted in a sub-folder (GitHub Pages: /<repo>/)
     .venv/bin/python -m pwa.build --if-stale      # only when an input changed since the last build
 
