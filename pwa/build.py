@@ -116,8 +116,10 @@ def app_languages() -> list[str]:
 def input_files() -> list[Path]:
     """Every file the build reads from the checkout."""
     out = [ROOT / "main.py", ROOT / "pyproject.toml", REQUIREMENTS]
+    stale = ROOT / "companion" / "data"  # not read: `stage` makes it from data/
     for folder in (ROOT / "companion", WEB, ICONS, *(ROOT / "data" / n for n in SHIPPED_DATA)):
-        out += [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"]
+        out += [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+                and not p.is_relative_to(stale)]
     out.append(Path(__file__))
     return sorted(set(out))
 
@@ -182,6 +184,7 @@ def stage(folder: Path, wheels: list[Path]) -> None:
             shutil.copy2(source, folder / name)
     for rel in NOT_IN_APP:
         shutil.rmtree(folder / rel, ignore_errors=True)
+    shutil.rmtree(folder / "companion" / "data", ignore_errors=True)  # a copy left by a wheel build: ours is made now
     for name in SHIPPED_DATA:  # as a wheel has them (setup.py): companion/data/<name>/, every file
         target = folder / "companion" / "data" / name
         target.mkdir(parents=True)
