@@ -162,18 +162,15 @@ def alive(pid: int) -> bool:
 
 
 @pytest.fixture
-def phone(site, tmp_path):
-    from playwright.sync_api import sync_playwright
-
+def phone(site, playwright, tmp_path):
     server = StaticServer(site).start()
-    with sync_playwright() as playwright:
-        device = Phone(playwright, tmp_path / "profile", server.url)
-        device.server = server
-        yield device
-        try:
-            device.close()
-        except Exception:  # killed, or the test failed with it half-closed
-            pass
+    device = Phone(playwright, tmp_path / "profile", server.url)
+    device.server = server
+    yield device
+    try:
+        device.close()
+    except Exception:  # killed, or the test failed with it half-closed
+        pass
     server.stop()
 
 

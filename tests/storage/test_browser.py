@@ -18,6 +18,7 @@ import companion.storage.browser as browser
 from companion.service import DiskFault, Fault, Services
 from companion.storage.browser import BrowserStore, open_in_browser
 
+from ..loop import run
 from .builders import hand, new_match
 
 
@@ -66,7 +67,7 @@ class FakeBrowser:
 
 def open_page(tmp_path: Path, fake: FakeBrowser, page: int):
     """A new page load: a fresh folder in memory (its own path, as a new tab's memory is its own)."""
-    return asyncio.run(open_in_browser(fake, str(tmp_path / f"page-{page}")))
+    return run(open_in_browser(fake, str(tmp_path / f"page-{page}")))
 
 
 def add_match(store: BrowserStore) -> str:
@@ -82,7 +83,7 @@ def test_a_settled_save_is_there_for_the_next_page_and_an_unsettled_one_is_not(t
     assert not store.unsettled()            # opening settled what it cleaned up
     kept = add_match(store)
     assert store.unsettled()
-    asyncio.run(store.settle())
+    run(store.settle())
     assert not store.unsettled()
     lost = add_match(store)                 # the tab dies before this one settles
     store.close()
@@ -109,7 +110,7 @@ def test_writing_nothing_needs_no_flush(tmp_path):
     before = fake.flushes
     store.list_matches()
     store.settings()
-    asyncio.run(store.settle())
+    run(store.settle())
     assert fake.flushes == before
     store.close()
 
@@ -119,7 +120,7 @@ def test_opening_kept_data_that_needs_no_repair_flushes_nothing(tmp_path):
     fake = FakeBrowser()
     _, store = open_page(tmp_path, fake, 1)
     add_match(store)
-    asyncio.run(store.settle())
+    run(store.settle())
     store.close()
     before = fake.flushes
     _, again = open_page(tmp_path, fake, 2)
@@ -133,12 +134,12 @@ def test_a_quota_the_browser_refuses_is_a_full_disk_said_in_its_words_and_tried_
     add_match(store)
     fake.refuse = RuntimeError("QuotaExceededError: The quota has been exceeded.")
     with pytest.raises(DiskFault) as caught:
-        asyncio.run(store.settle())
+        run(store.settle())
     assert caught.value.fault is Fault.FULL
     assert store.refused.startswith("QuotaExceededError")
     assert store.unsettled()                 # still to be kept
     fake.refuse = None
-    asyncio.run(store.settle())
+    run(store.settle())
     assert store.refused is None and not store.unsettled()
     store.close()
 
@@ -150,7 +151,7 @@ def test_a_flush_the_browser_never_answers_is_refused_after_a_time_limit(tmp_pat
     add_match(store)
     fake.hang = True
     with pytest.raises(DiskFault) as caught:
-        asyncio.run(store.settle())
+        run(store.settle())
     assert caught.value.fault is Fault.FULL
     assert "no answer" in store.refused
     store.close()
@@ -163,7 +164,7 @@ def test_a_browser_without_indexeddb_runs_the_app_in_memory_and_says_why(tmp_pat
     assert not folder.kept
     assert store.refused.startswith("InvalidStateError")
     add_match(store)                          # works, in memory
-    asyncio.run(store.settle())               # nothing to keep it in: not an error each time
+    run(store.settle())               # nothing to keep it in: not an error each time
     store.close()
 
 

@@ -12,6 +12,7 @@ from companion.storage.browser import open_in_browser
 from companion.ui.browser import BrowserSession
 from companion.ui.viewmodel import AppModel, Screen
 
+from ..loop import run
 from ..storage.test_browser import FakeBrowser
 from .test_viewmodel import start
 
@@ -76,7 +77,7 @@ def test_the_page_shows_a_saved_hand_only_once_the_browser_has_kept_it(tmp_path)
         assert redraws == [app.session.revision]   # one redraw, showing everything at once
         store.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_tap_that_saves_nothing_redraws_at_once(tmp_path):
@@ -89,7 +90,7 @@ def test_a_tap_that_saves_nothing_redraws_at_once(tmp_path):
         assert redraws and app.screen is Screen.SETTINGS
         store.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_change_the_browser_refuses_to_keep_is_said_and_the_page_goes_on(tmp_path):
@@ -110,7 +111,7 @@ def test_a_change_the_browser_refuses_to_keep_is_said_and_the_page_goes_on(tmp_p
         assert store.refused is None
         store.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_a_browser_that_keeps_nothing_says_so_on_the_first_screen(tmp_path):
@@ -122,7 +123,7 @@ def test_a_browser_that_keeps_nothing_says_so_on_the_first_screen(tmp_path):
         start(app)                             # and the app runs, in memory
         store.close()
 
-    asyncio.run(scenario())
+    run(scenario())
 
 
 def test_the_page_speaks_the_phones_own_language_as_the_browser_lists_them(monkeypatch):
