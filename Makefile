@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test fuzz bench screenshots clean
+.PHONY: setup run test fuzz bench screenshots pwa clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed, found " + sys.version)'
@@ -28,13 +28,18 @@ FUZZ_EXAMPLES ?= 2000
 fuzz: setup
 	XERI_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -m fuzz -p no:cacheprovider tests/test_fuzz.py
 
-## Benchmarks: engine speed, storage growth, app start-up and tap latency.
+## Benchmarks: engine speed, storage growth, app start-up and tap latency, served and as the browser build.
 bench: setup
 	$(BIN)/python -m benchmarks
+
+## The browser build: dist-pwa/, a static web app that installs and works offline (README: "On a phone
+## with no laptop"). Needs only the package index: pip fetches its pinned wheels into build/pwa/ once.
+pwa: setup
+	$(BIN)/python -m pwa.build
 
 ## Phone-size screenshots of every screen into docs/screenshots/.
 screenshots: setup
 	$(BIN)/python -m tests.e2e.screenshots
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist-pwa

@@ -11,8 +11,8 @@ from pathlib import Path
 def main(argv: list[str]) -> int:
     here = Path(__file__).resolve().parent
     found = sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
-    # The in-process benchmarks first: Chromium (app) leaves the machine busy for a while after it quits.
-    names = argv or sorted(found, key=lambda n: (n == "app", n))
+    # The in-process benchmarks first: Chromium (app, pwa) leaves the machine busy for a while after it quits.
+    names = argv or sorted(found, key=lambda n: (n in ("app", "pwa"), n))
     print(f"# Xeri Companion benchmarks: Python {platform.python_version()} on {platform.machine()}, "
           f"{platform.processor() or 'unknown CPU'}")
     for name in names:

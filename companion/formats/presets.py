@@ -1,4 +1,4 @@
-"""The rule-set presets shipped in `data/rules/`, found by name, with overrides on top."""
+"""The rule-set presets shipped in `data/rules/` (see `companion.resources`), found by name, with overrides on top."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ from typing import Any, Mapping
 from ..engine.limits import shown
 from ..engine.messages import Says
 from ..engine.rules import RuleSet, RulesError
-from ..resources import DATA_DIR
+from ..resources import read_shipped, shipped
 
-RULES_DIR = DATA_DIR / "rules"
 ORDER = ("classic", "plain", "greek-online", "partnership", "pisti")
 """The presets in the order the app offers them."""
 
@@ -33,7 +32,7 @@ relative; the Korean rule text is the four-player partnership game (see docs/dec
 
 @lru_cache(maxsize=None)
 def _found() -> tuple[str, ...]:
-    found = sorted(p.stem for p in RULES_DIR.glob("*.json"))
+    found = shipped("rules")
     return tuple(n for n in ORDER if n in found) + tuple(n for n in found if n not in ORDER)
 
 
@@ -50,7 +49,7 @@ def preset(name: str) -> RuleSet:
     # Only the shipped names reach the file system: a name from a file may be anything (a path, a NUL).
     if not isinstance(name, str) or name not in preset_names():
         raise RulesError(PresetSays.UNKNOWN, name=shown(name), known=", ".join(preset_names()))
-    return RuleSet.from_dict(json.loads((RULES_DIR / f"{name}.json").read_text(encoding="utf-8")))
+    return RuleSet.from_dict(json.loads(read_shipped("rules", name)))
 
 
 def resolve_rules(spec: str | Mapping[str, Any]) -> RuleSet:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -10,7 +11,7 @@ from .stats import ScoredMatch, score_history, score_record
 
 class HistoryCache:
     """Every finished and abandoned match, scored once per version (id, last change), whichever browser
-    session asks. `warm` fills it ahead of time (in a thread where there are threads)."""
+    session asks. `warm` fills it ahead of time in a thread; `warm_stepwise` without one (the browser build)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -40,4 +41,22 @@ class HistoryCache:
         try:
             self.scored(library)
         except Exception:  # a warm-up is only a head start: the page will read what it needs itself
+            pass
+
+    async def warm_stepwise(self, library: Any) -> None:
+        """`warm` where there are no threads (a browser tab): one match at a time, handing the event loop
+        back after each, so a tap meanwhile waits for one match's scoring at most."""
+        try:
+            for summary in library.matches():
+                if not summary.is_history:
+                    continue
+                with self._lock:
+                    known = self._scored.get(summary.id)
+                if known is None or known[0] != summary.updated:
+                    scored = score_record(library.get(summary.id))
+                    with self._lock:
+                        self._scored[summary.id] = (summary.updated, scored)
+                await asyncio.sleep(0)
+            self.scored(library)  # every match is scored by now: this only adds them up
+        except Exception:  # only a head start, as `warm`
             pass

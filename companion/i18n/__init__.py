@@ -7,11 +7,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..engine.messages import Message, english, fill, said
-from ..resources import DATA_DIR
+from ..resources import read_shipped, shipped
 from . import fmt
 from .fmt import plural_category
 
-CATALOG_DIR = DATA_DIR / "i18n"
 LANGUAGES = {"en": "English", "el": "Ελληνικά", "ko": "한국어", "tr": "Türkçe"}
 """The languages the app speaks, by code, each named in itself."""
 DEFAULT_LANGUAGE = "en"
@@ -42,10 +41,9 @@ def first_spoken(wanted, fallback: str = DEFAULT_LANGUAGE) -> str:
 @lru_cache(maxsize=None)
 def catalog(lang: str) -> dict[str, str]:
     """The catalog of `lang` (key → template)."""
-    path = CATALOG_DIR / f"{lang}.json"
-    if lang not in LANGUAGES or not path.is_file():
+    if lang not in LANGUAGES or lang not in shipped("i18n"):
         raise KeyError(f"no catalog for language {lang!r}; known: {', '.join(LANGUAGES)}")
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(read_shipped("i18n", lang))
 
 
 def t(key: str, lang: str = DEFAULT_LANGUAGE, **values: object) -> str:

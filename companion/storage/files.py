@@ -14,6 +14,9 @@ from tinydb.storages import Storage
 
 TEMP_SUFFIX = ".tmp"
 """Temporary files are `.<name>.<random>.tmp` beside the file they will replace."""
+changes = 0
+"""How many files this process has replaced or moved: the browser build flushes to IndexedDB when it moved on
+(`storage/browser.py`)."""
 
 
 class CorruptFile(ValueError):
@@ -81,6 +84,11 @@ def folder_syncs_at_end() -> Iterator[None]:
             fsync_dir(folder)
 
 
+def _changed() -> None:
+    global changes
+    changes += 1
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Replace `path` with `data`: write a temporary file beside it, fsync it, rename it over, fsync the folder.
 
@@ -95,6 +103,7 @@ def write_atomic(path: Path, data: bytes) -> None:
             handle.flush()
             _fsync(handle.fileno())
         os.replace(tmp, path)
+        _changed()
     except BaseException:
         try:
             tmp.unlink()
@@ -111,6 +120,7 @@ def write_atomic(path: Path, data: bytes) -> None:
 def move_durably(source: Path, target: Path) -> None:
     """Rename `source` to `target` (same file system) and make both folders remember it."""
     os.replace(source, target)
+    _changed()
     fsync_dir(target.parent)
     if source.parent != target.parent:
         fsync_dir(source.parent)

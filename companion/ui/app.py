@@ -8,7 +8,7 @@ import os
 import sys
 import threading
 import webbrowser
-from pathlib import Path
+from importlib.resources import files
 
 import flet as ft
 
@@ -38,11 +38,16 @@ NOTICE_SECONDS = 6
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 
+THREADS = sys.platform != "emscripten"
+"""Whether this Python can start threads: not in a browser tab (the browser build runs Python in Pyodide)."""
+
+
 @ft.component
-def App(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None):
+def App(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None,
+        session_class: type = ObservableSession):
     page = ft.context.page
-    session, _ = ft.use_state(lambda: ObservableSession(services, history_cache, access=page_access(page),
-                                                        table=table, wanted=page_languages(page)))
+    session, _ = ft.use_state(lambda: session_class(services, history_cache, access=page_access(page), table=table,
+                                                    wanted=page_languages(page)))
     vm, _ = ft.use_state(lambda: AppModel(services, session=session))
 
     def measure(_e=None):
@@ -155,6 +160,9 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
     def background(work, done):
         # Slow work (import, export, a cold player page, a what-if) runs in a thread so that other
         # phones are not kept waiting; its result is handed back on the page's event loop.
+        if not THREADS:  # a browser tab: one phone only; the work runs once the page has shown it started
+            page.run_task(_inline, work, done)
+            return
         loop = asyncio.get_running_loop()
 
         def run():
@@ -166,8 +174,15 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
     async def _done(done, result):
         done(result)
 
+    async def _inline(work, done):
+        await asyncio.sleep(0.05)  # the redraw saying the work started goes out first
+        done(work())
+
     def post(call):
         # From slow work's thread (an import's progress): run `call` on the page's loop, which redraws.
+        if not THREADS:
+            page.run_task(_call, call)
+            return
         page.loop.call_soon_threadsafe(lambda: page.run_task(_call, call))
 
     async def _call(call):
@@ -258,14 +273,16 @@ def layout(vm: AppModel, frame) -> ft.Control:
     )
 
 
-ASSETS = str(Path(__file__).resolve().parent / "assets")
+ASSETS = str(files(__package__) / "assets")
+"""The web assets (the fonts), inside the package: a real folder wherever the package is installed."""
 
 
 def page_services(page: ft.Page) -> dict:
     return getattr(page, "_xeri_services", {})
 
 
-def make_main(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None):
+def make_main(services: Services, history_cache: HistoryCache | None = None, table: TableInfo | None = None,
+              session_class: type = ObservableSession):
     def main(page: ft.Page):
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
@@ -274,7 +291,7 @@ def make_main(services: Services, history_cache: HistoryCache | None = None, tab
         page._xeri_services = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
                                  "files": ft.FilePicker(), "launcher": ft.UrlLauncher()}
         watch_access(page, lambda access: page_services(page).get("access_changed", lambda _a: None)(access))
-        page.render(App, services, history_cache, table)
+        page.render(App, services, history_cache, table, session_class)
 
     return main
 

@@ -81,7 +81,9 @@ class AppServer:
 
 
 @pytest.fixture(scope="session")
-def browser():
+def playwright():
+    """Playwright's sync API, once for the session: it keeps an event loop running in this thread, and a
+    second one started while the first is there is refused."""
     if not Path(CHROMIUM).exists():
         pytest.skip(HOW_TO)
     try:
@@ -89,9 +91,14 @@ def browser():
     except ImportError:
         pytest.skip("browser tests need Playwright: `make test` installs it into .venv")
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright):
+    b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    yield b
+    b.close()
 
 
 @pytest.fixture

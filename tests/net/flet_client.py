@@ -5,33 +5,13 @@ decided by the server, whatever the page shows."""
 from __future__ import annotations
 
 import asyncio
-import threading
-from typing import Any, Awaitable
+from typing import Any
 
 import msgpack
 import websockets
 from flet.messaging.protocol import decode_ext_from_msgpack
 
 REGISTER_CLIENT, CONTROL_EVENT = 1, 3
-
-
-def run(coroutine: Awaitable[Any]) -> Any:
-    """`asyncio.run` in a thread of its own: the browser tests' Playwright keeps an event loop running in
-    the main thread for the whole session, where `asyncio.run` is refused."""
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = asyncio.run(coroutine)
-        except BaseException as exc:  # handed back to the test's thread
-            outcome["error"] = exc
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
 
 
 async def connect(base: str, origin: str | None = "same", cookie: str | None = None, host: str | None = None,

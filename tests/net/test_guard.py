@@ -11,7 +11,8 @@ from websockets.exceptions import InvalidStatus
 from .conftest import LAN, needs_lan
 from companion.i18n import t
 
-from .flet_client import Phone, connect, run
+from ..loop import run
+from .flet_client import Phone, connect
 
 pytestmark = pytest.mark.slow
 

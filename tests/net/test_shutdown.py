@@ -15,7 +15,8 @@ import pytest
 from companion.storage import Store
 
 from .conftest import ROOT, Served, free_port
-from .flet_client import Phone, connect, run
+from ..loop import run
+from .flet_client import Phone, connect
 
 pytestmark = pytest.mark.slow
 

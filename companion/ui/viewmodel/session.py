@@ -216,6 +216,15 @@ class Session:
         """Ask the catalog question `key` before doing `yes`."""
         self.question = Question(self.tr(key, **values), yes, ident)
 
+    # --- around each intent: for the page ----------------------------------------------------------
+    def intent_began(self) -> None:
+        """Called before an outermost intent runs. Nothing here; the browser build's page holds its
+        redraws from here (see `companion.ui.browser`)."""
+
+    def intent_ended(self) -> None:
+        """Called after an outermost intent, once `revision` moved on. Nothing here; the browser build's
+        page shows the intent's result only once what it saved is kept (see `companion.ui.browser`)."""
+
 
 def intent(method: Callable | None = None, *, person: bool = True, writes: bool = False):
     """Mark a view-model method as something a person does (or, `person=False`, the app by itself).
@@ -236,6 +245,8 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
     def run(self, *args, **kwargs):
         session: Session = self.session
         depth = session.__dict__.get("_depth", 0)
+        if depth == 0:
+            session.intent_began()
         session._depth = depth + 1
         try:
             if writes and not session.can_write:
@@ -251,6 +262,8 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
             if depth == 0 and person:
                 session.taps += 1
             session.revision += 1
+            if depth == 0:
+                session.intent_ended()
 
     run.writes = writes  # read by the tests that list every intent that writes
     return run

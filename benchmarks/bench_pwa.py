@@ -1,0 +1,180 @@
+"""The browser build (dist-pwa/) in Chromium, beside the served app measured in the same run.
+
+    .venv/bin/python -m benchmarks pwa
+
+dist-pwa/ is built first when stale (as the browser tests do), served by `python -m http.server` on
+127.0.0.1, and driven by Debian's Chromium through Playwright on a 390x844 page. Median of 5 runs each:
+
+- server mode: `python -m companion` (tests/e2e's AppServer), a new browser context each run (what
+  `benchmarks app` measures);
+- cold start: the site on a new browser context each run (nothing cached, no service worker, no
+  Python snapshot: a phone's first visit);
+- warm start: one browser profile that has visited once (the service worker has cached the site and
+  the page has made its Python snapshot), the static server stopped, the browser started anew for
+  each run: a phone opening the installed app with no network.
+
+Start-up is from `page.goto` to the first usable screen (the `new-match` button in the accessibility
+tree, after clicking Flutter's placeholder). The warm runs also give the page's own timeline (marks
+from the page and the Python worker, ms from navigation start) to show where the time goes. Taps are
+timed as in `benchmarks app` (pointerdown to the changed accessibility tree), on the warm, offline
+site and on the served app: a live xeri is a write, which the browser build shows only once it is kept
+in IndexedDB; a counting-card tap on the form writes nothing.
+
+Timed with Playwright attached: Chromium then keeps source positions for main.dart.js, which costs
+about 1-2 s of a start that a person's browser does not pay (see docs/pwa.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from .bench_app import RUNS, _chromium, measure_start, measure_taps
+
+WARM_GOAL_S = 6.0
+MARKS = [
+    ("page:worker-started", "Python worker started"),
+    ("worker:pyodide-imported", "Pyodide's module loaded"),
+    ("worker:snapshot-read", "snapshot read from the cache"),
+    ("worker:pyodide-loaded-from-snapshot", "Python restored from the snapshot"),
+    ("worker:pyodide-loaded", "Python booted (no snapshot)"),
+    ("worker:archive-ready", "app.zip in place"),
+    ("py:main-start", "main.py runs"),
+    ("page:flutter-first-frame", "Flutter's first frame"),
+    ("py:session", "Flutter connected to Python"),
+    ("py:store-open", "data loaded from IndexedDB"),
+    ("py:main-done", "first screen rendered by Python"),
+]
+TIMELINE = """() => { const o = {}; for (const m of window.xeriMarks || [])
+                        if (!(m.name in o)) o[m.name] = m.t - performance.timeOrigin; return o; }"""
+
+
+def usable_after_goto(page, url: str) -> float:
+    """Seconds from goto to the first usable screen."""
+    start = time.perf_counter()
+    page.goto(url)
+    placeholder = page.locator("flt-semantics-placeholder")
+    placeholder.wait_for(state="attached", timeout=180_000)
+    placeholder.dispatch_event("click")
+    page.locator('[flt-semantics-identifier="new-match"]').first.wait_for(state="attached", timeout=180_000)
+    return time.perf_counter() - start
+
+
+def launch(playwright, chromium: str, profile: Path):
+    from tests.e2e.conftest import CHROMIUM_ARGS, PHONE
+
+    context = playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=chromium, headless=True, args=CHROMIUM_ARGS, viewport=PHONE,
+        service_workers="allow")
+    return context, (context.pages[0] if context.pages else context.new_page())
+
+
+def measure_pwa(playwright, chromium: str, site: Path, profile: Path) -> dict:
+    """Cold and warm starts of the site, its timeline when warm, and taps on it offline."""
+    from tests.e2e.conftest import CHROMIUM_ARGS, PHONE
+    from tests.e2e.driver import Driver
+    from tests.e2e.test_pwa import StaticServer, offline_ready
+
+    server = StaticServer(site).start()
+    out: dict = {"cold": [], "warm": [], "cold_timeline": [], "timeline": []}
+    try:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            for _ in range(RUNS):
+                context = browser.new_context(viewport=PHONE, service_workers="allow")
+                page = context.new_page()
+                out["cold"].append(usable_after_goto(page, server.url))
+                out["cold_timeline"].append(page.evaluate(TIMELINE))
+                context.close()
+        finally:
+            browser.close()
+        context, page = launch(playwright, chromium, profile)          # the visit that installs it
+        usable_after_goto(page, server.url)
+        out["installed"] = offline_ready(Driver(page, server.url))
+        context.close()
+    finally:
+        server.stop()
+    for _ in range(RUNS):                                               # offline from here on
+        context, page = launch(playwright, chromium, profile)
+        out["warm"].append(usable_after_goto(page, server.url))
+        out["timeline"].append(page.evaluate(TIMELINE))
+        context.close()
+    context, page = launch(playwright, chromium, profile)
+    app = Driver(page, server.url)
+    app.open()
+    out["taps"] = measure_taps(app)
+    context.close()
+    return out
+
+
+def measure_server(playwright, chromium: str, folder: Path) -> dict:
+    from tests.e2e.conftest import CHROMIUM_ARGS, PHONE, AppServer
+    from tests.e2e.driver import Driver
+
+    server = AppServer(folder).start()
+    try:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            starts = measure_start(browser, server.url)
+            context = browser.new_context(viewport=PHONE)
+            app = Driver(context.new_page(), server.url)
+            app.open()
+            taps = measure_taps(app)
+            context.close()
+        finally:
+            browser.close()
+    finally:
+        server.stop()
+    return {"start": starts["usable"], "taps": taps}
+
+
+def runs(values: list[float], unit: str = "s") -> str:
+    fmt = (lambda v: f"{v:.2f}") if unit == "s" else (lambda v: f"{v:.0f}")
+    return f"median {fmt(statistics.median(values))} {unit} (runs {', '.join(fmt(v) for v in values)})"
+
+
+def main() -> None:
+    chromium = _chromium()
+    if chromium is None:
+        return
+    from playwright.sync_api import sync_playwright
+
+    from tests.e2e.test_pwa import build_site
+
+    print("command: .venv/bin/python -m benchmarks pwa")
+    started = time.perf_counter()
+    site = build_site()
+    print(f"dist-pwa/ ready in {time.perf_counter() - started:.0f} s (built only when stale)")
+    tmp = Path(tempfile.mkdtemp(prefix="xeri-bench-pwa-"))
+    try:
+        with sync_playwright() as playwright:
+            served = measure_server(playwright, chromium, tmp / "data")
+            pwa = measure_pwa(playwright, chromium, site, tmp / "profile")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    warm = statistics.median(pwa["warm"])
+    print(f"Chromium {chromium}, headless, 390x844; median of {RUNS} runs; goto → new-match usable")
+    print(f"server mode (python -m companion):          {runs(served['start'])}")
+    print(f"browser build, cold (empty cache):          {runs(pwa['cold'])}")
+    print(f"browser build, warm (installed, offline):   {runs(pwa['warm'])}"
+          f"   goal ≤ {WARM_GOAL_S:.0f} s {'met' if warm <= WARM_GOAL_S else 'MISSED'}")
+    print(f"  installed by one visit: {pwa['installed']}")
+    for kind, timeline, usable in (("cold", pwa["cold_timeline"], pwa["cold"]), ("warm", pwa["timeline"], pwa["warm"])):
+        print(f"{kind} start, where the time goes (median ms from navigation start; the page's and the worker's marks):")
+        for name, words in MARKS:
+            seen = [t[name] for t in timeline if name in t]
+            if seen:
+                print(f"  {statistics.median(seen):7.0f}  {words} ({name}, {len(seen)} of {RUNS} runs)")
+        print(f"  {statistics.median(usable) * 1000:7.0f}  usable, seen by Playwright")
+    print("taps, pointerdown → updated accessibility tree:")
+    for label, (page_ms, _wall) in pwa["taps"].items():
+        served_ms = served["taps"][label][0]
+        print(f"  {label}: browser build {runs(page_ms, 'ms')}; server mode {runs(served_ms, 'ms')}")
+
+
+if __name__ == "__main__":
+    main()

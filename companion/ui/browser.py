@@ -1,0 +1,195 @@
+"""The app in a browser tab with its own Python (the offline build, pwa/): main.py runs `run()` in
+Pyodide's web worker. What differs from the served app: the data is the browser's IndexedDB
+(`companion.storage.browser`), there are no threads, and the page shows what an intent saved only once
+the browser has kept it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import flet as ft
+
+from ..history.cache import HistoryCache
+from ..i18n import Translator, first_spoken
+from ..net.access import wanted_languages
+from ..net.server import LANGUAGES_KEY
+from ..service import Services, StorageError
+from ..storage.browser import BrowserStore, open_in_browser
+from . import app as ui
+from .viewmodel import Tone
+
+WARM_AFTER = 5.0
+"""Seconds after the first screen before the history is scored ahead of time (one match at a time)."""
+
+
+def mark(name: str) -> None:
+    """A time stamp on the page's start-up timeline (pwa/web/python-worker.js gathers them)."""
+    try:
+        import js
+
+        js.xeriMark(name)
+    except Exception:  # not in the build's worker (a test, another host): nothing to mark on
+        pass
+
+
+class BrowserSession(ui.ObservableSession):
+    """The page's session in a browser tab: the redraw after an intent that saved something waits until
+    the browser has kept it (the folder flushed to IndexedDB), so a save shown as done is done.
+
+    Redraws are held from the start of each outermost intent (`intent_began`). At its end they are let go
+    at once if nothing was written, else once `BrowserStore.settle()` returned. A redraw for another
+    reason meanwhile (the window resized) waits too, so nothing on screen runs ahead of the storage. When
+    the browser refuses to keep data, the page shows changes at once and says so.
+    """
+
+    def __init__(self, services: Services, history_cache: HistoryCache | None = None, **kwargs: Any):
+        super().__init__(services, history_cache, **kwargs)
+        refused = getattr(services.storage, "refused", None)
+        if refused:
+            self.problems_at_open.append(self.tr("notice.browser.refused", reason=refused))
+
+    def _notify(self, field: str | None) -> None:
+        if self.__dict__.get("_holding"):
+            self._held = True
+            return
+        super()._notify(field)
+
+    def intent_began(self) -> None:
+        self._holding = True
+
+    def intent_ended(self) -> None:
+        if self.__dict__.get("_settling"):
+            return  # the flush under way keeps this intent's writes too, then lets the page go
+        storage: BrowserStore = self.services.storage  # type: ignore[assignment]
+        if not storage.unsettled():
+            self._let_go()
+        elif storage.refused:
+            # Known to keep nothing: show the change now (it lives in memory) and try again quietly.
+            self._let_go()
+            asyncio.ensure_future(self._settle(quietly=True))
+        else:
+            self._settling = True
+            asyncio.ensure_future(self._settle(quietly=False))
+
+    async def _settle(self, quietly: bool) -> None:
+        storage: BrowserStore = self.services.storage  # type: ignore[assignment]
+        try:
+            await storage.settle()
+        except StorageError:
+            if not quietly:
+                self._holding = False
+                self.say("notice.browser.unkept", Tone.PROBLEM, reason=storage.refused or "")
+        finally:
+            if not quietly:
+                self._settling = False
+                self._let_go()
+
+    def _let_go(self) -> None:
+        self._holding = False
+        if self.__dict__.pop("_held", False):
+            self.notify()
+
+
+def page_options(document_url: str) -> dict[str, str]:
+    """The page address's query, one value per name (`?hooks=1&flash=2` for the browser tests)."""
+    return {name: values[-1] for name, values in parse_qs(urlparse(document_url).query).items()}
+
+
+def apply_options(options: dict[str, str]) -> None:
+    """What the page's address asks for. Set here, not read at import: a start from a memory snapshot has
+    the modules imported already, by another page load."""
+    ui.TEST_HOOKS = options.get("hooks") == "1"
+    try:
+        ui.FLASH_SECONDS = float(options.get("flash", os.environ.get("XERI_FLASH_SECONDS", "10")))
+    except ValueError:
+        pass
+
+
+def browser_languages() -> tuple[str, ...]:
+    """The languages this browser asks for, best first (`navigator.languages`: the phone's own). The served
+    app reads the same list from the Accept-Language header, which no request carries here."""
+    try:
+        import js
+
+        names = [str(name) for name in (js.navigator.languages or [js.navigator.language or ""])]
+    except Exception:  # not in a browser's worker
+        return ()
+    return wanted_languages(",".join(names))
+
+
+def browser_language() -> str:
+    """The first of the browser's languages the app speaks, else English (before any setting can be read)."""
+    return first_spoken(browser_languages())
+
+
+def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
+    """A page with one sentence on it, and a button that loads the page again."""
+    tr = Translator(browser_language())
+    page.title = tr("app.title")
+    controls: list[ft.Control] = [ft.Text(text, size=18)]
+    if retry is not None:
+        async def again(_e=None):
+            await ft.UrlLauncher().launch_url(retry, web_only_window_name="_self")
+
+        controls.append(ft.Semantics(identifier="try-again",
+                                     content=ft.FilledButton(tr("browser.try_again"), on_click=again)))
+    page.add(ft.SafeArea(ft.Column(controls, spacing=20), expand=True))
+
+
+def report_modules() -> None:
+    """Tell the page which modules the app has loaded: what a memory snapshot for the next start holds."""
+    try:
+        import js
+
+        js.xeriModules(json.dumps(sorted(name for name in sys.modules if not name.startswith("_"))))
+    except Exception:
+        pass
+
+
+def run() -> None:
+    """Start the app in this browser tab; returns at once (the page drives it from here)."""
+    mark("py:main-start")
+    try:
+        import flet_js
+
+        document_url = str(flet_js.documentUrl or "")
+    except ImportError:  # not in flet's worker
+        document_url = ""
+    apply_options(page_options(document_url))
+    random.seed()  # a start from a snapshot would otherwise repeat the snapshot's random state
+    opening = asyncio.ensure_future(open_in_browser())
+    cache = HistoryCache()
+
+    async def main(page: ft.Page) -> None:
+        mark("py:session")
+        try:
+            kept_in, store = await opening
+        except StorageError as exc:
+            message_page(page, str(exc))
+            return
+        mark("py:store-open")
+        if store is None:
+            message_page(page, Translator(browser_language())("browser.elsewhere"), retry=document_url or "/")
+            mark("py:main-done")
+            return
+        page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
+        services = Services.over(store)
+        ui.make_main(services, cache, session_class=BrowserSession)(page)
+        mark("py:main-done")
+
+        async def after_start() -> None:
+            await asyncio.sleep(2)  # the first screen has been drawn: its modules are loaded
+            report_modules()
+            await asyncio.sleep(max(WARM_AFTER - 2, 0))
+            await cache.warm_stepwise(services.library)
+
+        page.run_task(after_start)
+
+    ft.run(main)

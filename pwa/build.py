@@ -1,0 +1,418 @@
+"""Build the app as a static, installable, offline web app whose Python runs in the browser: `make pwa`.
+
+    .venv/bin/python -m pwa.build                 # -> dist-pwa/ (about 40 MB)
+    .venv/bin/python -m pwa.build --base-url /xeri/   # hosted in a sub-folder (GitHub Pages: /<repo>/)
+    .venv/bin/python -m pwa.build --if-stale      # only when an input changed since the last build
+
+Serve dist-pwa/ from any static HTTPS host (see README, "On a phone with no laptop"). What it is made
+of, and nothing is downloaded but the first item:
+
+1. The Python packages of pwa/requirements.txt: pip downloads them (exact versions, hash-checked,
+   msgpack's Pyodide wheel included) into build/pwa/wheels/ once. Every later build is offline.
+2. The web client and Pyodide from the installed flet-web (Flutter's CanvasKit build and Pyodide
+   314.0.7, which runs CPython 3.14), with what this app never loads left out.
+3. app.zip: main.py, companion/ (its rule sets and catalogs from data/ inside it, as a wheel has them)
+   and the packages, as bytecode compiled by Pyodide's own Python when node is there (pwa/web/
+   compile_pyc.mjs; without node the build ships the sources and prints so: the first start is then
+   about a second slower, nothing else changes).
+4. pwa/web/: our Python worker (no micropip, no unpacking, a memory snapshot after the first start),
+   python.js (Python starts while Flutter loads), the loading screen, and a precaching service worker
+   served under the name Flutter's bootstrap registers. The manifest, colours and names come from
+   [tool.flet] in pyproject.toml; the icons from pwa/icons/ (drawn by pwa/icons.py).
+
+Nothing here imports the app: this folder builds any checkout of it. How it works and what each part
+costs: docs/pwa.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+WEB = HERE / "web"
+ICONS = HERE / "icons"
+REQUIREMENTS = HERE / "requirements.txt"
+CACHE = ROOT / "build" / "pwa"
+WHEELS = CACHE / "wheels"
+DIST = ROOT / "dist-pwa"
+PYODIDE_TAG = ["--platform", "pyemscripten_2026_0_wasm32", "--python-version", "3.14", "--implementation", "cp",
+               "--abi", "cp314", "--only-binary=:all:"]
+"""The Python in flet-web 1.0.5's Pyodide (314.0.7): what msgpack's wheel must be built for."""
+
+APP_FILES = ["main.py", "companion"]
+"""What of the checkout goes into app.zip (the shipped data is added from data/, see `stage`)."""
+SHIPPED_DATA = ("rules", "i18n")
+"""The folders of data/ the app reads (companion/resources.py: SHIPPED), every file in them."""
+NOT_IN_APP = ("companion/ui/assets",)
+"""Served from the site itself (the fonts, at fonts/…), not read by Python."""
+
+FLET_UNUSED = ["flet/fastapi", "flet/testing", "flet/cli.py", "flet/pytest_plugin.py",
+               "flet/messaging/flet_socket_server.py", "flet/messaging/flet_dart_bridge_server.py",
+               "babel/messages"]
+"""Packages' parts the browser never imports: flet's servers, CLI and tests; babel's gettext tools."""
+
+SITE_UNUSED = ["main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm*", "canvaskit/wimp*",
+               "canvaskit/experimental_webparagraph", "**/*.symbols", "**/*.map",
+               "pyodide/python", "pyodide/python.bat", "pyodide/python.exe", "pyodide/python_cli_entry.mjs",
+               "pyodide/*.d.ts", "pyodide/package.json", "pyodide/pyodide.js", "pyodide/micropip-*.whl",
+               "pyodide/packaging-*.whl", "assets/NOTICES", "assets/packages/flutter_math_fork",
+               "assets/packages/media_kit", "assets/packages/record_web", "assets/packages/flutter_map",
+               "icons/*", "favicon.png", "app.tar.gz", "flutter_service_worker.js"]
+"""What the CanvasKit (dart2js) build never loads in any browser (checked by logging every request, cold
+and warm, and by reading flutter_bootstrap.js), and what this build replaces. Kept on purpose: both
+canvaskit/canvaskit.* (Safari, Firefox) and canvaskit/chromium/* (Chrome, Edge, Android). NOTICES is
+Flutter's licence page, which the app never opens; KaTeX fonts, media_kit, record and flutter_map
+belong to flet controls the app does not use (Math, Video, AudioRecorder, Map)."""
+
+SNAPSHOT_PATCH = ("t&&(s=i.restoreSnapshot(t))", "t&&(e._free(e._malloc(t.length)),s=i.restoreSnapshot(t))")
+"""Pyodide 314.0.7 copies a memory snapshot into the wasm memory as it is, which starts smaller than a
+snapshot ("RangeError: offset is out of bounds"): one allocation of the snapshot's size first grows the
+heap (the snapshot then overwrites it). The build stops if the text is not found (another Pyodide)."""
+
+
+def log(message: str) -> None:
+    print(f"[pwa {time.strftime('%H:%M:%S')}] {message}", flush=True)
+
+
+# --- what goes in --------------------------------------------------------------------------------------
+def flet_web_dir() -> Path:
+    import flet_web
+
+    return Path(flet_web.get_package_web_dir())
+
+
+def flet_web_version() -> str:
+    from importlib.metadata import version
+
+    return version("flet-web")
+
+
+def pinned() -> dict[str, str]:
+    """name -> version of every package in pwa/requirements.txt."""
+    found = {}
+    for line in REQUIREMENTS.read_text().splitlines():
+        match = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;]+)", line.strip())
+        if match:
+            found[match.group(1).lower().replace("_", "-")] = match.group(2)
+    return found
+
+
+def app_languages() -> list[str]:
+    """The languages the app has catalogs for: every data/i18n/*.json."""
+    return sorted(p.stem for p in (ROOT / "data" / "i18n").glob("*.json"))
+
+
+def input_files() -> list[Path]:
+    """Every file the build reads from the checkout."""
+    out = [ROOT / "main.py", ROOT / "pyproject.toml", REQUIREMENTS]
+    stale = ROOT / "companion" / "data"  # not read: `stage` makes it from data/
+    for folder in (ROOT / "companion", WEB, ICONS, *(ROOT / "data" / n for n in SHIPPED_DATA)):
+        out += [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+                and not p.is_relative_to(stale)]
+    out.append(Path(__file__))
+    return sorted(set(out))
+
+
+def inputs_digest(pyc: bool, base_url: str) -> str:
+    """Changes with any input, with flet-web's version, and with the options: names the build."""
+    digest = hashlib.sha256(f"{flet_web_version()}|pyc={pyc}|base={base_url}".encode())
+    for path in input_files():
+        digest.update(str(path.relative_to(ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def config() -> dict[str, str]:
+    """Names and colours, from pyproject.toml ([project], [tool.flet], [tool.flet.web])."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    flet = project.get("tool", {}).get("flet", {})
+    web = flet.get("web", {})
+    return {"name": flet.get("product", "Xeri Companion"), "short_name": web.get("pwa_short_name", "Xeri"),
+            "description": project["project"]["description"],
+            "theme": web.get("pwa_theme_color", "#1B6B2F"), "background": web.get("pwa_background_color", "#1B6B2F")}
+
+
+# --- 1. the packages --------------------------------------------------------------------------------
+def wheel_for(name: str, version: str) -> Path | None:
+    stem = name.replace("-", "_").lower()
+    for path in WHEELS.glob("*.whl"):
+        parts = path.name.split("-")
+        if parts[0].lower().replace("-", "_") == stem and parts[1] == version:
+            return path
+    return None
+
+
+def fetch_wheels() -> list[Path]:
+    """The pinned wheels, downloaded by pip (the build's only network use) unless already here."""
+    wanted = pinned()
+    missing = [n for n, v in wanted.items() if wheel_for(n, v) is None]
+    if missing:
+        WHEELS.mkdir(parents=True, exist_ok=True)
+        log(f"pip download {', '.join(missing)} (from the package index, once)")
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
+                        "--no-deps", "--require-hashes", "-r", str(REQUIREMENTS), "-d", str(WHEELS), *PYODIDE_TAG],
+                       check=True)
+    wheels = [wheel_for(n, v) for n, v in wanted.items()]
+    if None in wheels:
+        raise SystemExit(f"pip did not fetch every wheel of {REQUIREMENTS}")
+    return wheels  # type: ignore[return-value]
+
+
+# --- 2. the app, staged ------------------------------------------------------------------------------
+def stage(folder: Path, wheels: list[Path]) -> None:
+    """main.py, companion/ with its data, and __pypackages__/ (the wheels installed, unused parts left out)."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in APP_FILES:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, folder / name, ignore=ignore)
+        else:
+            shutil.copy2(source, folder / name)
+    for rel in NOT_IN_APP:
+        shutil.rmtree(folder / rel, ignore_errors=True)
+    shutil.rmtree(folder / "companion" / "data", ignore_errors=True)  # a copy left by a wheel build: ours is made now
+    for name in SHIPPED_DATA:  # as a wheel has them (setup.py): companion/data/<name>/, every file
+        target = folder / "companion" / "data" / name
+        target.mkdir(parents=True)
+        for path in sorted((ROOT / "data" / name).iterdir()):
+            if path.is_file() and not path.name.startswith("."):
+                shutil.copy2(path, target / path.name)
+    packages = folder / "__pypackages__"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index",
+                    "--no-deps", "--no-compile", "--target", str(packages), *PYODIDE_TAG, *map(str, wheels)],
+                   check=True)
+    shutil.rmtree(packages / "bin", ignore_errors=True)
+    for rel in FLET_UNUSED:
+        path = packages / rel
+        shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
+    keep = {"root", *app_languages()}
+    for path in (packages / "babel" / "locale-data").glob("*.dat"):
+        if path.stem not in keep:
+            path.unlink()
+    for path in list(packages.rglob("*")):
+        if path.is_file() and (path.suffix in (".pyi", ".md", ".typed") or path.name in ("RECORD", "INSTALLER",
+                                                                                           "REQUESTED", "AUTHORS")):
+            path.unlink()
+    for path in sorted(packages.rglob("licenses"), reverse=True) + sorted(packages.rglob("LICENSE*")):
+        if path.exists():
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def compile_bytecode(folder: Path) -> bool:
+    """Every .py under `folder` replaced by its .pyc, compiled by Pyodide's CPython in node. False (and the
+    sources stay) when node is not there."""
+    node = shutil.which("node")
+    if node is None:
+        log("node not found: shipping Python sources instead of bytecode (the first start is slower)")
+        return False
+    subprocess.run([node, str(WEB / "compile_pyc.mjs"), str(flet_web_dir() / "pyodide"), str(folder), "2"],
+                   check=True)
+    return True
+
+
+def app_zip(folder: Path, path: Path) -> None:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for file in sorted(folder.rglob("*")):
+            if file.is_file():
+                info = zipfile.ZipInfo(file.relative_to(folder).as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
+                info.compress_type = zipfile.ZIP_DEFLATED
+                archive.writestr(info, file.read_bytes())
+
+
+# --- 3. the site ------------------------------------------------------------------------------------
+def copy_client(out: Path) -> list[str]:
+    """flet-web's web client and Pyodide, without what this app never loads; returns what was left out."""
+    source = flet_web_dir()
+    shutil.copytree(source, out)
+    left_out = []
+    for pattern in SITE_UNUSED:
+        for path in sorted(out.glob(pattern)):
+            left_out.append(path.relative_to(out).as_posix())
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    return left_out
+
+
+def copy_assets(out: Path) -> None:
+    """The app's web assets (fonts/…, every file but notes) and the icons. A font shipped as WOFF2 too is
+    served only as WOFF2: the TrueType twin is for the desktop and phone clients (companion/ui/fonts.py,
+    `native_file`), and the service worker would otherwise precache both (XeriHangul: 1.3 MB more)."""
+    assets = ROOT / "companion" / "ui" / "assets"
+    for path in assets.rglob("*"):
+        if path.suffix == ".ttf" and path.with_suffix(".woff2").is_file():
+            continue
+        if path.is_file() and path.suffix != ".md":
+            target = out / path.relative_to(assets)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
+    (out / "icons").mkdir(exist_ok=True)
+    for name in ("icon-192.png", "icon-512.png", "icon-maskable-192.png", "icon-maskable-512.png",
+                 "apple-touch-icon-180.png"):
+        shutil.copy2(ICONS / name, out / "icons" / name)
+    shutil.copy2(ICONS / "favicon-32.png", out / "favicon.png")
+
+
+def sw_version(out: Path) -> str:
+    """flutter_bootstrap.js registers `flutter_service_worker.js?v=<this>` whenever a registration exists."""
+    found = re.search(r'serviceWorkerVersion:\s*"([^"]+)"', (out / "flutter_bootstrap.js").read_text())
+    if found is None:
+        raise SystemExit("flutter_bootstrap.js has no serviceWorkerVersion: flet-web changed, check the service worker")
+    return found.group(1)
+
+
+def patch_index(out: Path, cfg: dict[str, str], build: str, base_url: str) -> None:
+    from flet.controls.types import RouteUrlStrategy, WebRenderer
+    from flet_web import patch_index_html
+
+    index = out / "index.html"
+    patch_index_html(index_path=str(index), base_href=base_url, app_name=cfg["name"],
+                     app_description=cfg["description"], pyodide=True, pyodide_script_path="main.py",
+                     pyodide_version="bundled", app_package_url=f"app.zip?b={build}", web_renderer=WebRenderer.CANVAS_KIT,
+                     route_url_strategy=RouteUrlStrategy.PATH, no_cdn=True)
+    html = index.read_text(encoding="utf-8")
+    # A bare module specifier ("pyodide/pyodide.mjs") does not resolve inside the worker.
+    html = html.replace('flet.pyodideUrl="pyodide/pyodide.mjs";', 'flet.pyodideUrl="./pyodide/pyodide.mjs";')
+    head = (WEB / "head.html").read_text(encoding="utf-8").replace("__SW_VERSION__", sw_version(out))
+    html = html.replace('<script src="python.js"></script>', head + '\n  <script src="python.js"></script>', 1)
+    start = html.index('<div id="loading"')
+    end = html.index("</div>", start) + len("</div>")
+    loading = (WEB / "loading.html").read_text(encoding="utf-8").replace("__GREEN__", cfg["background"])
+    html = html[:start] + loading.replace("__APP_NAME__", cfg["name"]) + html[end:]
+    html = html.replace('<meta name="apple-mobile-web-app-status-bar-style" content="black">',
+                        '<meta name="apple-mobile-web-app-status-bar-style" content="black">\n  '
+                        f'<meta name="theme-color" content="{cfg["theme"]}">')
+    html = html.replace("icons/apple-touch-icon-192.png", "icons/apple-touch-icon-180.png")
+    for needed in ("xeri-loading", "xeriMark", "./pyodide/pyodide.mjs", f"app.zip?b={build}", "theme-color"):
+        if needed not in html:
+            raise SystemExit(f"index.html could not be patched ({needed} missing): flet-web's index.html changed")
+    index.write_text(html, encoding="utf-8")
+
+
+def write_manifest(out: Path, cfg: dict[str, str]) -> None:
+    icons = [{"src": f"icons/icon-{n}.png", "sizes": f"{n}x{n}", "type": "image/png"} for n in (192, 512)]
+    icons += [{"src": f"icons/icon-maskable-{n}.png", "sizes": f"{n}x{n}", "type": "image/png", "purpose": "maskable"}
+              for n in (192, 512)]
+    manifest = {"id": "./", "name": cfg["name"], "short_name": cfg["short_name"], "description": cfg["description"],
+                "start_url": "./", "scope": "./", "display": "standalone", "orientation": "any",
+                "background_color": cfg["background"], "theme_color": cfg["theme"], "icons": icons,
+                "prefer_related_applications": False}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+def patch_fonts(out: Path) -> None:
+    """Drop the KaTeX font families (flutter_math_fork, left out) from FontManifest.json: Flutter loads every
+    family listed there at start. Add Roboto, bundled for no-CDN builds (as flet publish does)."""
+    path = out / "assets" / "FontManifest.json"
+    fonts = [f for f in json.loads(path.read_text()) if not f["family"].startswith("packages/flutter_math_fork")]
+    if not any(f["family"] == "Roboto" for f in fonts):
+        fonts.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
+    path.write_text(json.dumps(fonts))
+
+
+def patch_pyodide(out: Path) -> None:
+    path = out / "pyodide" / "pyodide.mjs"
+    text = path.read_text()
+    if SNAPSHOT_PATCH[0] not in text:
+        raise SystemExit("pyodide.mjs changed: the snapshot patch no longer applies (see SNAPSHOT_PATCH)")
+    path.write_text(text.replace(*SNAPSHOT_PATCH))
+
+
+def site_files(out: Path) -> list[tuple[str, int]]:
+    return [(p.relative_to(out).as_posix(), p.stat().st_size) for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name not in ("flutter_service_worker.js", "build-info.json")]
+
+
+def write_service_worker(out: Path, build: str) -> None:
+    files = site_files(out)
+    # Each browser loads one of the two CanvasKits: cached when first used, not both ahead of time.
+    lazy = [rel for rel, _ in files if rel.startswith("canvaskit/")]
+    eager = ["./"] + [f"{rel}?b={build}" if rel == "app.zip" else rel for rel, _ in files
+                      if rel not in lazy and rel != "index.html"]
+    sw = (WEB / "service-worker.js").read_text()
+    sw = sw.replace("__BUILD_ID__", build).replace("__PRECACHE__", json.dumps(eager, indent=0)) \
+        .replace("__LAZY__", json.dumps(lazy, indent=0))
+    (out / "flutter_service_worker.js").write_text(sw)
+
+
+# --- the whole build --------------------------------------------------------------------------------
+def build(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> dict:
+    """Build the site into `out`; returns what build-info.json says."""
+    started = time.monotonic()
+    base_url = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
+    wheels = fetch_wheels()
+    work = CACHE / "stage"
+    stage(work, wheels)
+    compiled = compile_bytecode(work) if pyc else False
+    digest = inputs_digest(pyc, base_url)
+    build_id = digest[:12]
+    tmp = out.with_name(out.name + ".tmp")
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    left_out = copy_client(tmp)
+    copy_assets(tmp)
+    app_zip(work, tmp / "app.zip")
+    for name in ("python-worker.js", "python.js"):
+        shutil.copy2(WEB / name, tmp / name)
+    cfg = config()
+    patch_index(tmp, cfg, build_id, base_url)
+    write_manifest(tmp, cfg)
+    patch_fonts(tmp)
+    patch_pyodide(tmp)
+    write_service_worker(tmp, build_id)
+    files = site_files(tmp)
+    info = {"build": build_id, "inputs": digest, "flet_web": flet_web_version(), "bytecode": compiled,
+            "base_url": base_url, "languages": app_languages(), "files": files,
+            "bytes": sum(size for _, size in files), "left_out": left_out}
+    (tmp / "build-info.json").write_text(json.dumps(info, indent=1))
+    if out.exists():
+        shutil.rmtree(out)
+    tmp.rename(out)
+    log(f"{out}: {len(files)} files, {info['bytes'] / 1e6:.1f} MB, build {build_id}, "
+        f"{'bytecode' if compiled else 'sources'}, {time.monotonic() - started:.0f} s")
+    return info
+
+
+def is_fresh(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> bool:
+    """True when `out` was built from exactly the inputs there are now (and node is as it was)."""
+    try:
+        info = json.loads((out / "build-info.json").read_text())
+    except (OSError, ValueError):
+        return False
+    base_url = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
+    return info.get("inputs") == inputs_digest(pyc, base_url) and info.get("bytecode") == (pyc and bool(shutil.which("node")))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pwa.build", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(DIST), help="where to write the site (default: dist-pwa/)")
+    parser.add_argument("--base-url", default="/", help="the path the site is served under (default: /)")
+    parser.add_argument("--no-pyc", action="store_true", help="ship Python sources, not bytecode")
+    parser.add_argument("--if-stale", action="store_true", help="build only if an input changed")
+    parser.add_argument("--fetch-only", action="store_true", help="only download the pinned wheels")
+    args = parser.parse_args(argv)
+    if args.fetch_only:
+        fetch_wheels()
+        return 0
+    out = Path(args.out).resolve()
+    if args.if_stale and is_fresh(out, args.base_url, not args.no_pyc):
+        log(f"{out} is up to date")
+        return 0
+    build(out, args.base_url, not args.no_pyc)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

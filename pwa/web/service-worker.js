@@ -1,0 +1,69 @@
+// Xeri Companion's service worker: offline, cache-first. Served as flutter_service_worker.js and
+// registered as flutter_service_worker.js?v=<serviceWorkerVersion> (the URL flutter_bootstrap.js
+// re-registers whenever a registration exists: any other name or query would be replaced by the
+// flet-web stub, which unregisters itself). Written by pwa/build.py; the build id changes with any file.
+const BUILD = "__BUILD_ID__";
+const CACHE = "xeri-" + BUILD;
+const PRECACHE = __PRECACHE__;
+// One CanvasKit per browser engine (canvaskit/chromium/* on Chrome, canvaskit/* elsewhere): cached on
+// first use, or when the page reports what it loaded (message "cache-urls").
+const LAZY = new Set(__LAZY__);
+
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(CACHE);
+    await cache.addAll(PRECACHE.map((url) => new Request(url, { cache: "no-cache" })));
+    // First install: take over at once. An update waits until every tab of the old version closed
+    // (a page must not get half its files from one build and half from another).
+    if (!self.registration.active) await self.skipWaiting();
+  })());
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("xeri-") && name !== CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "cache-urls") {
+    event.waitUntil((async () => {
+      const cache = await caches.open(CACHE);
+      for (const url of data.urls) {
+        const path = new URL(url, self.registration.scope).pathname.replace(new URL(self.registration.scope).pathname, "");
+        if (LAZY.has(path) && !(await cache.match(url))) {
+          try { await cache.add(new Request(url, { cache: "force-cache" })); } catch (e) {}
+        }
+      }
+    })());
+  } else if (data.type === "build") {
+    event.source && event.source.postMessage({ type: "build", build: BUILD });
+  }
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith((async () => {
+      const cache = await caches.open(CACHE);
+      return (await cache.match("./")) || fetch(request);
+    })());
+    return;
+  }
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    const hit = await cache.match(request);
+    if (hit) return hit;
+    const response = await fetch(request);
+    const path = url.pathname.replace(new URL(self.registration.scope).pathname, "");
+    if (response.ok && LAZY.has(path)) await cache.put(request, response.clone());
+    return response;
+  })());
+});

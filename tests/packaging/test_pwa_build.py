@@ -1,0 +1,53 @@
+"""The browser build's inputs agree with the app (pwa/build.py, pwa/requirements.txt), checked without
+building: the site itself is tested in Chromium by tests/e2e/test_pwa.py."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+
+from pwa import build
+
+ROOT = Path(__file__).resolve().parents[2]
+SERVER_ONLY = {"flet-web", "uvicorn", "segno"}
+"""What only the served app needs: the web client and its server, the join link's QR code."""
+
+
+def project_dependencies() -> dict[str, str]:
+    deps = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    return {re.split(r"[<>=! ]", d, maxsplit=1)[0].lower(): d for d in deps}
+
+
+def test_the_browser_build_pins_the_flet_its_web_client_speaks():
+    pinned = build.pinned()
+    assert pinned["flet"] == pinned["flet-charts"] == version("flet-web") == version("flet")
+
+
+def test_every_package_the_app_needs_in_the_browser_is_pinned_with_a_hash():
+    pinned = build.pinned()
+    missing = set(project_dependencies()) - SERVER_ONLY - set(pinned)
+    assert not missing, f"add to pwa/requirements.txt (a version and its hash): {sorted(missing)}"
+    lines = [line for line in build.REQUIREMENTS.read_text().splitlines() if line and not line.startswith("#")]
+    assert all("--hash=sha256:" in line for line in lines)
+
+
+def test_the_build_is_named_by_its_inputs_and_options(tmp_path, monkeypatch):
+    # `--if-stale` (and the browser tests) rebuild exactly when this changes.
+    source = tmp_path / "app.py"
+    source.write_text("x = 1\n")
+    monkeypatch.setattr(build, "ROOT", tmp_path)
+    monkeypatch.setattr(build, "input_files", lambda: [source])
+    first = build.inputs_digest(True, "/")
+    assert build.inputs_digest(True, "/") == first
+    assert build.inputs_digest(False, "/") != first and build.inputs_digest(True, "/xeri/") != first
+    source.write_text("x = 2\n")
+    assert build.inputs_digest(True, "/") != first
+
+
+def test_the_build_reads_every_shipped_catalog_and_rule_set():
+    inputs = {p.relative_to(ROOT).as_posix() for p in build.input_files()}
+    for folder in build.SHIPPED_DATA:
+        for path in (ROOT / "data" / folder).glob("*.json"):
+            assert f"data/{folder}/{path.name}" in inputs

@@ -1,0 +1,173 @@
+"""The browser build's storage (`companion.storage.browser`), with a fake browser: what is settled is
+in IndexedDB for the next page, what the browser refuses is said, and a second tab gets no store.
+
+The fake keeps "IndexedDB" as a dict of file contents. `mount` empties the folder (a new page's memory)
+and copies that dict in; `flush` makes the dict exactly the folder, as Emscripten's IDBFS does. Like
+IDBFS, it keeps each file's modification time (which the store's index compares).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+import companion.storage.browser as browser
+from companion.service import DiskFault, Fault, Services
+from companion.storage.browser import BrowserStore, open_in_browser
+
+from ..loop import run
+from .builders import hand, new_match
+
+
+class FakeBrowser:
+    def __init__(self, indexeddb: dict | None = None, lock: bool | None = True):
+        self.indexeddb = indexeddb if indexeddb is not None else {}
+        self.mtimes: dict[str, int] = {}
+        self.folder: Path | None = None
+        self.lock_answer = lock
+        self.flushes = 0
+        self.refuse: Exception | None = None
+        self.hang = False
+        self.mount_error: Exception | None = None
+
+    async def lock(self, name, wait):
+        return self.lock_answer
+
+    async def mount(self, path):
+        if self.mount_error is not None:
+            raise self.mount_error
+        self.folder = Path(path)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for old in sorted(self.folder.rglob("*"), reverse=True):
+            old.unlink() if old.is_file() else old.rmdir()
+        for rel, data in self.indexeddb.items():
+            (self.folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.folder / rel).write_bytes(data)
+            if rel in self.mtimes:
+                os.utime(self.folder / rel, ns=(self.mtimes[rel], self.mtimes[rel]))
+
+    async def flush(self):
+        if self.hang:
+            await asyncio.sleep(3600)
+        if self.refuse is not None:
+            raise self.refuse
+        await asyncio.sleep(0)
+        self.flushes += 1
+        self.indexeddb.clear()
+        self.indexeddb.update({str(p.relative_to(self.folder)): p.read_bytes()
+                               for p in self.folder.rglob("*") if p.is_file() and p.name != ".lock"})
+        self.mtimes = {rel: (self.folder / rel).stat().st_mtime_ns for rel in self.indexeddb}
+
+    async def storage(self):
+        return {"persisted": True, "quota": 1e9, "usage": 1e6}
+
+
+def open_page(tmp_path: Path, fake: FakeBrowser, page: int):
+    """A new page load: a fresh folder in memory (its own path, as a new tab's memory is its own)."""
+    return run(open_in_browser(fake, str(tmp_path / f"page-{page}")))
+
+
+def add_match(store: BrowserStore) -> str:
+    services = Services.over(store)
+    record = services.table.start(new_match())
+    services.table.record_hand(record.id, hand(), expected=record.revision)
+    return record.id
+
+
+def test_a_settled_save_is_there_for_the_next_page_and_an_unsettled_one_is_not(tmp_path):
+    fake = FakeBrowser()
+    _, store = open_page(tmp_path, fake, 1)
+    assert not store.unsettled()            # opening settled what it cleaned up
+    kept = add_match(store)
+    assert store.unsettled()
+    run(store.settle())
+    assert not store.unsettled()
+    lost = add_match(store)                 # the tab dies before this one settles
+    store.close()
+
+    _, again = open_page(tmp_path, fake, 2)
+    ids = {s.id for s in again.list_matches()}
+    assert kept in ids and lost not in ids
+    assert len(again.get(kept).match.hands) == 1
+    again.close()
+
+
+def test_a_browser_store_is_match_storage_without_a_folder_a_person_can_find(tmp_path):
+    from companion.service import MatchStorage
+
+    _, store = open_page(tmp_path, FakeBrowser(), 1)
+    assert isinstance(store, MatchStorage)
+    assert store.folder is None
+    store.close()
+
+
+def test_writing_nothing_needs_no_flush(tmp_path):
+    fake = FakeBrowser()
+    _, store = open_page(tmp_path, fake, 1)
+    before = fake.flushes
+    store.list_matches()
+    store.settings()
+    run(store.settle())
+    assert fake.flushes == before
+    store.close()
+
+
+def test_opening_kept_data_that_needs_no_repair_flushes_nothing(tmp_path):
+    # A start pays for IndexedDB only when opening changed the folder (an index rebuilt, a file set aside).
+    fake = FakeBrowser()
+    _, store = open_page(tmp_path, fake, 1)
+    add_match(store)
+    run(store.settle())
+    store.close()
+    before = fake.flushes
+    _, again = open_page(tmp_path, fake, 2)
+    assert fake.flushes == before and not again.unsettled()
+    again.close()
+
+
+def test_a_quota_the_browser_refuses_is_a_full_disk_said_in_its_words_and_tried_again_later(tmp_path):
+    fake = FakeBrowser()
+    _, store = open_page(tmp_path, fake, 1)
+    add_match(store)
+    fake.refuse = RuntimeError("QuotaExceededError: The quota has been exceeded.")
+    with pytest.raises(DiskFault) as caught:
+        run(store.settle())
+    assert caught.value.fault is Fault.FULL
+    assert store.refused.startswith("QuotaExceededError")
+    assert store.unsettled()                 # still to be kept
+    fake.refuse = None
+    run(store.settle())
+    assert store.refused is None and not store.unsettled()
+    store.close()
+
+
+def test_a_flush_the_browser_never_answers_is_refused_after_a_time_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr(browser, "FLUSH_TIMEOUT", 0.05)
+    fake = FakeBrowser()
+    _, store = open_page(tmp_path, fake, 1)
+    add_match(store)
+    fake.hang = True
+    with pytest.raises(DiskFault) as caught:
+        run(store.settle())
+    assert caught.value.fault is Fault.FULL
+    assert "no answer" in store.refused
+    store.close()
+
+
+def test_a_browser_without_indexeddb_runs_the_app_in_memory_and_says_why(tmp_path):
+    fake = FakeBrowser()
+    fake.mount_error = RuntimeError("InvalidStateError: IndexedDB is not available in private mode")
+    folder, store = open_page(tmp_path, fake, 1)
+    assert not folder.kept
+    assert store.refused.startswith("InvalidStateError")
+    add_match(store)                          # works, in memory
+    run(store.settle())               # nothing to keep it in: not an error each time
+    store.close()
+
+
+def test_a_second_tab_gets_no_store_while_the_first_holds_the_data(tmp_path):
+    folder, store = open_page(tmp_path, FakeBrowser(lock=False), 1)
+    assert folder.elsewhere and store is None
