@@ -172,7 +172,9 @@ def run() -> None:
         try:
             kept_in, store = await opening
         except StorageError as exc:
-            message_page(page, str(exc))
+            # The sentence is the phone's language; the reason inside it is IndexedDB's or the system's.
+            tr = Translator(browser_language())
+            message_page(page, tr("browser.unopened", reason=tr.say(exc)))
             return
         mark("py:store-open")
         if store is None:
