@@ -204,15 +204,15 @@ def test_any_taps_and_typing_in_the_new_match_form_end_in_a_match_or_a_reason(se
             continue                             # the form offers only the seats at the table
         bounded(lambda: getattr(app.setup, name)(*args), memory=False)
         app.setup.missing_text(), app.setup.dealers(), app.setup.switches(), app.setup.goal_line()
-        if app.screen is Screen.MATCH:
-            assert app.table.match is not None
+        if app.screen is Screen.SCOREBOARD:
+            assert app.scoreboard.match is not None
             return
         if name == "start":
             assert app.session.notice is not None and app.session.notice.text
 
 
 def entry_actions(app: AppModel):
-    sides = len(app.table.match.sides)
+    sides = len(app.scoreboard.match.sides)
     cards = [c.code for c in app.entry.draft.scoring_cards()]
     return st.one_of(
         st.tuples(st.just("set_most"), st.sampled_from(list(range(sides)) + [TIE])),
@@ -238,12 +238,12 @@ def test_any_taps_and_typing_in_the_hand_entry_end_in_a_saved_hand_or_a_reason(s
     for i in range(app.setup.form.seats):
         app.setup.set_name(i, f"P{i}")
     app.setup.start()
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     for _ in range(data.draw(st.integers(1, 30))):
         name, *args = data.draw(entry_actions(app))
         bounded(lambda: getattr(app.entry, name)(*args), memory=False)
-        if app.screen is Screen.MATCH:
-            assert len(app.table.match.hands) == 1
+        if app.screen is Screen.SCOREBOARD:
+            assert len(app.scoreboard.match.hands) == 1
             return
         reason = app.entry.save_reason()
         app.entry.problems(), app.entry.exact_cards(), app.entry.exact_counts()

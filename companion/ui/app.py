@@ -88,10 +88,10 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
     async def fade_flash(shown):
         # The saved hand stays named in the strip for a moment, then the strip goes back to the hand in play.
         await asyncio.sleep(FLASH_SECONDS)
-        vm.table.fade_flash(shown)
+        vm.scoreboard.fade_flash(shown)
 
-    ft.use_effect(lambda: page.run_task(fade_flash, vm.table.flash) if vm.table.flash is not None else None,
-                  [vm.table.flash])
+    ft.use_effect(lambda: page.run_task(fade_flash, vm.scoreboard.flash) if vm.scoreboard.flash is not None else None,
+                  [vm.scoreboard.flash])
 
     async def fade_notice(shown):
         await asyncio.sleep(NOTICE_SECONDS)
@@ -103,7 +103,7 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
     async def share():
         # A short result for a chat; the full sheet is "Score sheet" (a file).
         found = page_services(page)
-        text = vm.table.result_text()
+        text = vm.scoreboard.result_text()
         try:
             await found["share"].share_text(text, subject=vm.tr("app.title"))
             session.say("notice.shared")
@@ -116,7 +116,7 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
 
     async def share_sheet():
         found = page_services(page)
-        data = vm.table.share_text().encode("utf-8")
+        data = vm.scoreboard.share_text().encode("utf-8")
         name = "xeri-score-sheet.txt"
         try:
             await found["share"].share_files([ft.ShareFile.from_bytes(data, name=name, mime_type="text/plain")],
@@ -149,7 +149,7 @@ def App(services: Services, history_cache: HistoryCache | None = None, table: Ta
         page.run_task(download, name, data)
 
     async def refresh(message):
-        vm.table.refresh(message["match"], message.get("replaces"))
+        vm.scoreboard.refresh(message["match"], message.get("replaces"))
 
     async def on_message(message):
         # Another phone at the table changed a match: show it as stored now. The message arrives in

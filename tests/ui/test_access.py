@@ -12,7 +12,7 @@ from companion.ui.viewmodel import Access, AppModel, Screen, Session, TableInfo
 from .test_viewmodel import enter, start
 
 WRITES = {
-    "table": {"tap", "undo_tap", "end_hand", "ask_undo", "ask_edit", "ask_abandon", "undo_last_hand", "abandon",
+    "scoreboard": {"tap", "undo_tap", "end_hand", "ask_undo", "ask_edit", "ask_abandon", "undo_last_hand", "abandon",
               "rematch"},
     "entry": {"save"},
     "setup": {"open", "start"},
@@ -46,17 +46,17 @@ def test_a_watching_phone_is_told_it_can_only_watch_and_nothing_is_stored(servic
     enter(owner)
     watcher = as_(services, Access.WATCHER)
     assert not watcher.session.can_write and not watcher.session.is_owner
-    watcher.table.open()                                 # looking is fine
-    assert watcher.screen is Screen.MATCH
-    before = services.table.get(owner.table.record.id)
-    for act in (lambda: watcher.table.tap(0, "xeri"), watcher.table.end_hand, watcher.table.ask_undo,
-                watcher.table.abandon, watcher.setup.open,
+    watcher.scoreboard.open()                                 # looking is fine
+    assert watcher.screen is Screen.SCOREBOARD
+    before = services.table.get(owner.scoreboard.record.id)
+    for act in (lambda: watcher.scoreboard.tap(0, "xeri"), watcher.scoreboard.end_hand, watcher.scoreboard.ask_undo,
+                watcher.scoreboard.abandon, watcher.setup.open,
                 lambda: watcher.history.import_files([("x.json", b"{}")]), watcher.history.export_all):
         act()
         assert watcher.session.notice.text.startswith("This phone can only watch."), act
         assert watcher.session.question is None
-    assert watcher.screen is Screen.MATCH
-    assert services.table.get(owner.table.record.id) == before
+    assert watcher.screen is Screen.SCOREBOARD
+    assert services.table.get(owner.scoreboard.record.id) == before
 
 
 @pytest.mark.parametrize("access", [Access.WATCHER, Access.PLAYER])
@@ -92,7 +92,7 @@ def test_a_watching_phone_cannot_delete_a_past_match_even_through_a_question_it_
     owner = AppModel(services)
     start(owner, goal={"goal_kind": "hands", "hands": 1})
     enter(owner)
-    match_id = owner.table.record.id
+    match_id = owner.scoreboard.record.id
     watcher = as_(services, Access.WATCHER)
     watcher.record.open(match_id)
     watcher.record.ask_delete()
@@ -105,8 +105,8 @@ def test_a_watching_phone_cannot_delete_a_past_match_even_through_a_question_it_
 def test_the_owner_and_a_phone_with_the_code_keep_score_and_see_how_others_join(services, access):
     app = as_(services, access)
     start(app)
-    app.table.tap(0, "xeri")
-    assert app.table.seat_count(0, "xeri") == 1
+    app.scoreboard.tap(0, "xeri")
+    assert app.scoreboard.seat_count(0, "xeri") == 1
     assert app.session.table_info == INFO
     assert app.session.is_owner is (access is Access.OWNER)
 

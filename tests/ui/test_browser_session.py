@@ -58,14 +58,14 @@ def test_the_page_shows_a_saved_hand_only_once_the_browser_has_kept_it(tmp_path)
         app, store, redraws = await open_app(tmp_path, fake)
         start(app)
         await until(lambda: not store.unsettled() and redraws)
-        app.table.end_hand()
+        app.scoreboard.end_hand()
         for step in (lambda: app.entry.set_most(0), lambda: app.entry.set_counting(0, 12),
                      lambda: app.entry.set_ten(0), lambda: app.entry.set_two(1)):
             step()
         redraws.clear()
         fake.gate.clear()                     # IndexedDB is slow to answer
         app.entry.save()
-        assert app.screen is Screen.MATCH     # saved in memory ...
+        assert app.screen is Screen.SCOREBOARD     # saved in memory ...
         await asyncio.sleep(0.1)
         assert redraws == []                  # ... but not shown: not kept yet
         app.session.viewport = (400, 800)     # a redraw for another reason waits too
@@ -101,10 +101,10 @@ def test_a_change_the_browser_refuses_to_keep_is_said_and_the_page_goes_on(tmp_p
         start(app)
         said = t("notice.browser.unkept", reason="QuotaExceededError: no room")
         await until(lambda: app.session.notice is not None and app.session.notice.text == said)
-        assert app.screen is Screen.MATCH and redraws   # shown, with the words
+        assert app.screen is Screen.SCOREBOARD and redraws   # shown, with the words
         # Known to refuse now: the next taps are shown at once, and it is tried again quietly.
         redraws.clear()
-        app.table.tap(0)
+        app.scoreboard.tap(0)
         assert redraws
         fake.refuse = None
         await until(lambda: not store.unsettled())

@@ -37,7 +37,7 @@ def test_a_what_if_that_cannot_be_worked_out_says_why_in_greek(services):
     app = speaking(services, "el")
     start(app, goal={"goal_kind": "hands", "hands": 1})
     enter(app)
-    record_id = app.table.record.id
+    record_id = app.scoreboard.record.id
     app.record.open(record_id)
     app.record.run_what_if("greek-online")            # counted hands say who took the 2♣, not the 2♠
     said = app.session.notice.text
@@ -48,5 +48,5 @@ def test_a_what_if_that_cannot_be_worked_out_says_why_in_greek(services):
 def test_a_change_the_table_refuses_is_told_in_the_phones_language(services):
     app = speaking(services, "ko")
     start(app, preset="classic")                      # two players: seats 0 and 1
-    app.table.tap(7)
+    app.scoreboard.tap(7)
     assert app.session.notice.text == "이 테이블에는 7번 자리가 없습니다. 자리 번호는 0~1입니다"

@@ -36,7 +36,7 @@ def disk(monkeypatch):
 
 
 def fill_in_hand(app):
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     app.entry.set_most(0)
     app.entry.set_counting(0, 12)
     app.entry.set_ten(0)
@@ -51,24 +51,24 @@ def test_a_hand_saved_on_a_full_disk_keeps_the_entry_on_screen_to_try_again(app,
     assert app.screen is Screen.ENTRY
     assert (app.session.notice.text, app.session.notice.tone) == (FULL, Tone.PROBLEM)
     assert app.entry.draft.most == 0 and app.entry.save_reason() is None
-    assert app.table.record.match.hands == ()
+    assert app.scoreboard.record.match.hands == ()
     disk.free()
     app.entry.save()
-    assert app.screen is Screen.MATCH and len(app.table.record.match.hands) == 1
+    assert app.screen is Screen.SCOREBOARD and len(app.scoreboard.record.match.hands) == 1
 
 
 def test_a_live_tap_on_a_full_disk_is_told_not_silently_lost(app, disk):
     start(app)
     disk.fill()
-    app.table.tap(0, "xeri")
-    assert app.session.notice.text == FULL and app.table.seat_count(0, "xeri") == 0
-    assert app.screen is Screen.MATCH
+    app.scoreboard.tap(0, "xeri")
+    assert app.session.notice.text == FULL and app.scoreboard.seat_count(0, "xeri") == 0
+    assert app.screen is Screen.SCOREBOARD
 
 
 def test_a_folder_that_cannot_be_written_is_named_in_the_message(app, disk, store):
     start(app)
     disk.fill(errno.EACCES)
-    app.table.tap(0, "xeri")
+    app.scoreboard.tap(0, "xeri")
     assert app.session.notice.text == (f"The data folder ({store.folder}) cannot be written, so nothing was changed. "
                                        "Everything saved before is safe: check the folder's permissions, then try again.")
 
@@ -123,6 +123,6 @@ def test_an_import_tells_its_progress_as_it_goes(app):
 
 def test_a_match_deleted_elsewhere_still_sends_the_page_home(app, services):
     start(app)
-    services.library.delete(app.table.record.id)
-    app.table.tap(0, "xeri")
+    services.library.delete(app.scoreboard.record.id)
+    app.scoreboard.tap(0, "xeri")
     assert app.screen is Screen.HOME and "could not be opened any more" in app.session.notice.text

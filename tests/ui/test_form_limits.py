@@ -17,7 +17,7 @@ def test_a_name_longer_than_40_characters_is_said_in_the_form_and_the_match_does
     assert app.screen is Screen.SETUP and app.session.notice.text == "A name has at most 40 characters."
     app.setup.set_name(0, "A" * MAX_NAME)
     app.setup.start()
-    assert app.screen is Screen.MATCH
+    assert app.screen is Screen.SCOREBOARD
 
 
 def test_a_pasted_book_of_a_name_is_kept_short_and_refused(app):
@@ -31,9 +31,9 @@ def test_a_pasted_book_of_a_name_is_kept_short_and_refused(app):
 def test_two_long_player_names_make_a_team_name_cut_to_40_that_a_match_file_takes_back(app, services):
     names = ["N" * 40, "S" * 40, "E" * 40, "P" * 40]
     start(app, names=names, layout="partners")
-    teams = [side.name for side in app.table.match.sides]
+    teams = [side.name for side in app.scoreboard.match.sides]
     assert all(len(t) == MAX_NAME and t.endswith("…") for t in teams)
-    assert loads(services.library.export_match(app.table.record.id)).sides == app.table.match.sides
+    assert loads(services.library.export_match(app.scoreboard.record.id)).sides == app.scoreboard.match.sides
 
 
 def test_two_teams_of_one_name_are_refused(app):
@@ -48,7 +48,7 @@ def test_two_teams_of_one_name_are_refused(app):
 
 def test_a_count_typed_in_other_digits_or_pasted_long_is_not_taken_as_a_number(app):
     start(app)
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     for text in ("²", "٣٠", "3" * 5000, "-3", "1e3", "30.0"):
         app.entry.type_cards(0, text)
         assert app.entry.save_reason() == "Type the captured cards as whole numbers.", text

@@ -65,7 +65,7 @@ def test_a_past_match_opens_read_only_and_a_stopped_one_can_be_continued(service
     assert vm.screen is Screen.RECORD and vm.record.can_continue
     assert vm.record.status_line() == "Stopped unfinished."
     vm.record.continue_match()
-    assert vm.screen is Screen.MATCH and vm.table.record.id == r3.id
+    assert vm.screen is Screen.SCOREBOARD and vm.scoreboard.record.id == r3.id
     assert services.table.get(r4.id).abandoned      # the match that was in play is stopped in its place
 
 

@@ -16,11 +16,11 @@ def start(app, names=("Anna", "Ben"), layout="two", preset=None, goal=None):
         app.setup.set_goal_kind(goal["goal_kind"])
         app.setup.form.hands = goal.get("hands", app.setup.form.hands)
     app.setup.start()
-    assert app.screen is Screen.MATCH, app.session.notice
+    assert app.screen is Screen.SCOREBOARD, app.session.notice
 
 
 def enter(app, most=0, counting=(0, 12), ten=0, two=1, xeris=None):
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     assert app.screen is Screen.ENTRY
     app.entry.set_most(most)
     app.entry.set_counting(*counting)
@@ -31,14 +31,14 @@ def enter(app, most=0, counting=(0, 12), ten=0, two=1, xeris=None):
             app.entry.step("xeri", side, 1)
     assert app.entry.save_reason() is None, app.entry.save_reason()
     app.entry.save()
-    assert app.screen is Screen.MATCH
+    assert app.screen is Screen.SCOREBOARD
 
 
 def test_a_new_match_opens_the_scoreboard_with_the_first_dealer_named(app):
     start(app)
-    assert app.table.side_names == ["Anna", "Ben"]
+    assert app.scoreboard.side_names == ["Anna", "Ben"]
     assert app.session.notice.text == "Match started: Anna deals first."
-    assert app.table.standing.totals == (0, 0)
+    assert app.scoreboard.standing.totals == (0, 0)
 
 
 def test_a_match_needs_a_different_name_for_every_player(app):
@@ -51,23 +51,23 @@ def test_a_match_needs_a_different_name_for_every_player(app):
 
 def test_live_taps_prefill_the_entry_and_are_cleared_by_save(app):
     start(app)
-    app.table.tap(0, "xeri")
-    app.table.tap(1, "jack_xeri")
-    app.table.tap(1, "xeri")
-    app.table.undo_tap()
-    assert app.table.seat_count(1, "xeri") == 0 and app.table.seat_count(1, "jack_xeri") == 1
-    app.table.end_hand()
+    app.scoreboard.tap(0, "xeri")
+    app.scoreboard.tap(1, "jack_xeri")
+    app.scoreboard.tap(1, "xeri")
+    app.scoreboard.undo_tap()
+    assert app.scoreboard.seat_count(1, "xeri") == 0 and app.scoreboard.seat_count(1, "jack_xeri") == 1
+    app.scoreboard.end_hand()
     assert app.entry.draft.xeris == [1, 0] and app.entry.draft.jack_xeris == [0, 1]
     app.back()
     enter(app)
-    assert app.table.standing.totals == (26, 29)
-    assert app.table.record.live.taps == ()
-    assert app.table.flash == 0
+    assert app.scoreboard.standing.totals == (26, 29)
+    assert app.scoreboard.record.live.taps == ()
+    assert app.scoreboard.flash == 0
 
 
 def test_save_stays_disabled_with_the_reason_in_words(app):
     start(app)
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     assert app.entry.save_reason() == "Say who has most cards (or a tie)."
     app.entry.set_most(TIE)
     app.entry.set_counting(0, 12)
@@ -78,73 +78,73 @@ def test_save_stays_disabled_with_the_reason_in_words(app):
         app.entry.step("jack_xeri", 0, 1)
     assert app.entry.save_reason() == "3 jack xeris in one hand: four jacks allow at most 2."
     app.entry.save()
-    assert app.screen is Screen.ENTRY and app.table.record.match.hands == ()
+    assert app.screen is Screen.ENTRY and app.scoreboard.record.match.hands == ()
 
 
 def test_a_race_to_151_is_extended_to_251_and_then_won(app):
     start(app)
     enter(app)
     enter(app, xeris=(6, 7))
-    assert app.table.standing.totals == (92, 88) and app.table.standing.target == 151
+    assert app.scoreboard.standing.totals == (92, 88) and app.scoreboard.standing.target == 151
     enter(app, xeris=(6, 7))
-    assert app.table.standing.totals == (168, 167)
-    assert app.table.standing.target == 251 and "251" in app.table.goal_line()
+    assert app.scoreboard.standing.totals == (168, 167)
+    assert app.scoreboard.standing.target == 251 and "251" in app.scoreboard.goal_line()
     enter(app, xeris=(7, 0))
-    assert app.table.standing.status is Status.WON and app.table.standing.winner == 0
+    assert app.scoreboard.standing.status is Status.WON and app.scoreboard.standing.winner == 0
 
 
 def test_undo_and_edit_ask_first_and_change_the_totals(app):
     start(app)
     enter(app)
     enter(app, most=1, counting=(0, 5), ten=1, two=1)
-    app.table.ask_undo()
+    app.scoreboard.ask_undo()
     assert app.session.question.text == "Undo hand 2? Its score is kept in the trail."
     app.confirm()
-    assert app.table.standing.totals == (16, 9)
-    app.table.ask_edit(0)
+    assert app.scoreboard.standing.totals == (16, 9)
+    app.scoreboard.ask_edit(0)
     app.confirm()
     assert app.screen is Screen.ENTRY and app.entry.editing == 0
     app.entry.set_counting(0, 15)
     app.entry.save()
-    assert app.table.standing.totals == (19, 6)
-    assert [t.action for t in app.table.record.trail] == ["undo", "edit"]
+    assert app.scoreboard.standing.totals == (19, 6)
+    assert [t.action for t in app.scoreboard.record.trail] == ["undo", "edit"]
 
 
 def test_a_partnership_match_seats_partners_opposite_and_passes_the_deal(app):
     start(app, names=("Nikos", "Sofia", "Eleni", "Petros"), layout="partners",
           goal={"goal_kind": "hands", "hands": 2})
-    assert app.table.side_names == ["Nikos & Sofia", "Eleni & Petros"]
-    seats = [seat.player for seat in app.table.match.seats]
+    assert app.scoreboard.side_names == ["Nikos & Sofia", "Eleni & Petros"]
+    seats = [seat.player for seat in app.scoreboard.match.seats]
     assert seats == ["Nikos", "Eleni", "Sofia", "Petros"]
-    app.table.tap(1, "xeri")  # Eleni
+    app.scoreboard.tap(1, "xeri")  # Eleni
     enter(app, most=1, counting=(1, 11), ten=1, two=1)
-    assert app.table.standing.totals == (9, 26)
-    assert app.table.match.seats[app.table.standing.next_dealer].player == "Eleni"
+    assert app.scoreboard.standing.totals == (9, 26)
+    assert app.scoreboard.match.seats[app.scoreboard.standing.next_dealer].player == "Eleni"
     enter(app, most=1, counting=(1, 11), ten=1, two=1)
-    assert app.table.standing.status is Status.WON and app.table.standing.winner == 1
+    assert app.scoreboard.standing.status is Status.WON and app.scoreboard.standing.winner == 1
 
 
 def test_the_unfinished_match_and_its_live_taps_come_back_in_a_new_session(services):
     first = AppModel(services)
     start(first)
-    first.table.tap(0, "xeri")
+    first.scoreboard.tap(0, "xeri")
     again = AppModel(services)
-    assert again.table.record.id == first.table.record.id
-    assert again.table.seat_count(0, "xeri") == 1
+    assert again.scoreboard.record.id == first.scoreboard.record.id
+    assert again.scoreboard.seat_count(0, "xeri") == 1
 
 
 def test_rematch_keeps_the_sides_and_moves_the_deal_on(app):
     start(app, goal={"goal_kind": "hands", "hands": 1})
     enter(app)
-    assert app.table.standing.is_over
-    app.table.rematch()
-    assert app.table.side_names == ["Anna", "Ben"] and app.table.match.first_dealer == 1 and app.table.match.hands == ()
+    assert app.scoreboard.standing.is_over
+    app.scoreboard.rematch()
+    assert app.scoreboard.side_names == ["Anna", "Ben"] and app.scoreboard.match.first_dealer == 1 and app.scoreboard.match.hands == ()
 
 
 def test_share_text_is_the_plain_score_sheet(app):
     start(app)
     enter(app)
-    text = app.table.share_text()
+    text = app.scoreboard.share_text()
     assert "Hand 1 (Anna deals)" in text and "Running total" in text
 
 
@@ -170,7 +170,7 @@ def test_known_players_are_suggested_by_what_was_typed(app):
 def test_the_rules_screen_describes_the_rule_set_of_this_match(app):
     start(app)
     app.rules.open("current")
-    assert app.rules.rules() == app.table.match.rules
+    assert app.rules.rules() == app.scoreboard.match.rules
 
 
 def test_every_intent_moves_the_revision_on_so_the_page_redraws(app):
@@ -184,36 +184,36 @@ def test_two_sessions_tapping_xeris_on_one_match_keep_both_taps(services, store)
     a = AppModel(services)
     start(a)
     b = AppModel(services)          # a second phone opens the app on the same match
-    b.table.open()
-    a.table.tap(0, "xeri")
-    b.table.tap(1, "xeri")
-    assert store.get(a.table.record.id).live.per_side([0, 1], 2) == ((1, 1), (0, 0))
+    b.scoreboard.open()
+    a.scoreboard.tap(0, "xeri")
+    b.scoreboard.tap(1, "xeri")
+    assert store.get(a.scoreboard.record.id).live.per_side([0, 1], 2) == ((1, 1), (0, 0))
 
 
 def test_a_match_deleted_by_another_session_brings_this_one_home_with_a_message(services):
     a, b = AppModel(services), AppModel(services)
     start(a)
-    b.record.open(a.table.record.id)
+    b.record.open(a.scoreboard.record.id)
     b.record.delete()
-    a.table.tap(0, "xeri")
+    a.scoreboard.tap(0, "xeri")
     assert a.screen is Screen.HOME and "could not be opened" in a.session.notice.text
 
 
 def test_a_question_left_open_does_not_follow_into_the_rematch(app):
     start(app, goal={"goal_kind": "hands", "hands": 1})
     enter(app)
-    app.table.ask_edit(0)
-    app.table.rematch()
-    assert app.session.question is None and app.table.flash is None and app.table.opened is None
+    app.scoreboard.ask_edit(0)
+    app.scoreboard.rematch()
+    assert app.session.question is None and app.scoreboard.flash is None and app.scoreboard.opened is None
 
 
 def test_the_last_hand_can_be_undone_even_after_it_decided_the_match(app):
     start(app, goal={"goal_kind": "hands", "hands": 1})
     enter(app)
-    assert app.table.standing.is_over
-    app.table.ask_undo()
+    assert app.scoreboard.standing.is_over
+    app.scoreboard.ask_undo()
     app.confirm()
-    assert not app.table.standing.is_over and app.table.match.hands == ()
+    assert not app.scoreboard.standing.is_over and app.scoreboard.match.hands == ()
 
 
 def test_switching_layout_shows_the_names_that_will_be_used(app):
@@ -241,7 +241,7 @@ def test_importing_files_from_another_device_says_what_was_new_skipped_and_unrea
         s = AppModel(Services.over(other))
         start(s, goal={"goal_kind": "hands", "hands": 1})
         enter(s)
-        exported = s.services.library.export_match(s.table.record.id).encode("utf-8")
+        exported = s.services.library.export_match(s.scoreboard.record.id).encode("utf-8")
     app.history.import_files([("anna-ben.json", exported), ("again.json", exported), ("bad.json", b"{nope")])
     assert app.session.notice.text.startswith(
         "1 match imported. 1 was already here. 1 file could not be read (bad.json:")
@@ -252,18 +252,18 @@ def test_a_change_on_one_phone_is_announced_and_shown_on_the_other(services):
     a = AppModel(services)
     start(a)
     b = AppModel(services)
-    b.table.open()
-    a.session.announce = lambda m: b.table.refresh(m["match"], m["replaces"])   # what the page's pub/sub does
-    a.table.tap(0, "xeri")
-    assert b.table.seat_count(0, "xeri") == 1
-    b.table.end_hand()
-    a.table.end_hand()
+    b.scoreboard.open()
+    a.session.announce = lambda m: b.scoreboard.refresh(m["match"], m["replaces"])   # what the page's pub/sub does
+    a.scoreboard.tap(0, "xeri")
+    assert b.scoreboard.seat_count(0, "xeri") == 1
+    b.scoreboard.end_hand()
+    a.scoreboard.end_hand()
     a.entry.set_most(0)
     a.entry.set_counting(0, 12)
     a.entry.set_ten(0)
     a.entry.set_two(1)
     a.entry.save()
-    assert b.table.standing.totals == (26, 9)
+    assert b.scoreboard.standing.totals == (26, 9)
     assert b.entry.stale is not None and b.entry.stale_line().startswith("Hand 1 was saved on another phone")
 
 
@@ -271,8 +271,8 @@ def test_a_stale_hand_entry_is_refused_where_the_person_looks_and_keeps_what_was
     a = AppModel(services)
     start(a)
     b = AppModel(services)                     # a second phone on the same match
-    b.table.open()
-    a.table.end_hand()                         # phone A opens the entry for hand 1
+    b.scoreboard.open()
+    a.scoreboard.end_hand()                         # phone A opens the entry for hand 1
     for tap in (lambda m: m.set_most(0), lambda m: m.set_counting(0, 12), lambda m: m.set_ten(0),
                 lambda m: m.set_two(1)):
         tap(a.entry)
@@ -281,43 +281,43 @@ def test_a_stale_hand_entry_is_refused_where_the_person_looks_and_keeps_what_was
     assert a.screen is Screen.ENTRY and a.entry.draft is not None and a.entry.save_reason() is None
     assert a.entry.stale_line() == ("Hand 1 was saved on another phone, so this one was not: discard it, "
                                     "or go on with the next hand.")
-    assert len(services.table.get(a.table.record.id).match.hands) == 1
-    assert a.table.record.revision == b.table.record.revision     # the scoreboard behind it is up to date
+    assert len(services.table.get(a.scoreboard.record.id).match.hands) == 1
+    assert a.scoreboard.record.revision == b.scoreboard.record.revision     # the scoreboard behind it is up to date
 
 
 def test_a_tap_from_a_phone_that_still_shows_a_finished_match_is_told_not_crashed(services):
     a = AppModel(services)
     start(a, goal={"goal_kind": "hands", "hands": 1})
     b = AppModel(services)
-    b.table.open()
+    b.scoreboard.open()
     enter(a)                                   # A's hand decides the match
-    b.table.tap(0, "xeri")                     # B still shows the hand in play
+    b.scoreboard.tap(0, "xeri")                     # B still shows the hand in play
     assert b.session.notice.tone.value == "problem"
-    assert services.table.get(a.table.record.id).live.taps == ()
+    assert services.table.get(a.scoreboard.record.id).live.taps == ()
 
 
 def test_a_rematch_on_one_phone_moves_the_other_phone_to_the_new_match(services):
     a = AppModel(services)
     start(a, goal={"goal_kind": "hands", "hands": 1})
     b = AppModel(services)
-    b.table.open()
-    a.session.announce = lambda m: b.table.refresh(m["match"], m["replaces"])
+    b.scoreboard.open()
+    a.session.announce = lambda m: b.scoreboard.refresh(m["match"], m["replaces"])
     enter(a)
-    assert b.table.standing.is_over
-    a.table.rematch()
-    assert b.table.record.id == a.table.record.id and not b.table.standing.is_over
+    assert b.scoreboard.standing.is_over
+    a.scoreboard.rematch()
+    assert b.scoreboard.record.id == a.scoreboard.record.id and not b.scoreboard.standing.is_over
     assert b.session.notice.text.startswith("A rematch was started on another phone")
 
 
 def test_back_from_the_hand_entry_keeps_what_was_typed_for_the_same_hand(app):
     start(app)
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     app.entry.set_most(1)
     app.entry.set_counting(0, 7)
     app.back()
-    assert app.screen is Screen.MATCH
-    app.table.tap(1, "xeri")                       # a xeri tapped meanwhile reaches the kept form
-    app.table.end_hand()
+    assert app.screen is Screen.SCOREBOARD
+    app.scoreboard.tap(1, "xeri")                       # a xeri tapped meanwhile reaches the kept form
+    app.scoreboard.end_hand()
     assert app.entry.draft.majority() == 1 and app.entry.draft.counting.values == [7, 13]
     assert app.entry.draft.xeris == [0, 1]
 
@@ -325,7 +325,7 @@ def test_back_from_the_hand_entry_keeps_what_was_typed_for_the_same_hand(app):
 def test_the_hand_is_previewed_before_save_with_each_sides_total_after_it(app):
     start(app)
     enter(app)                                     # 16 : 9
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     for tap in (lambda m: m.set_most(1), lambda m: m.set_counting(0, 5), lambda m: m.set_ten(1),
                 lambda m: m.set_two(1)):
         tap(app.entry)
@@ -334,7 +334,7 @@ def test_the_hand_is_previewed_before_save_with_each_sides_total_after_it(app):
 
 def test_a_problem_is_said_in_words_and_its_field_is_marked(app):
     start(app)
-    app.table.end_hand()
+    app.scoreboard.end_hand()
     for _ in range(3):
         app.entry.step("jack_xeri", 1, 1)
     assert app.entry.problems_line() == "3 jack xeris in one hand: four jacks allow at most 2."
@@ -357,11 +357,11 @@ def test_an_undo_asked_before_another_phone_saved_a_hand_undoes_nothing(services
     start(a)
     enter(a)
     b = AppModel(services)
-    b.table.open()
-    a.session.announce = lambda m: b.table.refresh(m["match"], m["replaces"])
-    b.session.announce = lambda m: a.table.refresh(m["match"], m["replaces"])
-    a.table.ask_undo()                     # "Undo hand 1?"
+    b.scoreboard.open()
+    a.session.announce = lambda m: b.scoreboard.refresh(m["match"], m["replaces"])
+    b.session.announce = lambda m: a.scoreboard.refresh(m["match"], m["replaces"])
+    a.scoreboard.ask_undo()                     # "Undo hand 1?"
     enter(b)                               # hand 2 saved on the other phone; A's screen follows
     a.confirm()
-    assert len(services.table.get(a.table.record.id).match.hands) == 2
+    assert len(services.table.get(a.scoreboard.record.id).match.hands) == 2
     assert "changed on another phone" in a.session.notice.text

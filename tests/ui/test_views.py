@@ -25,7 +25,7 @@ def test_the_pile_counts_ask_a_phone_for_its_number_keypad(services):
     vm.setup.set_name(0, "Anna")
     vm.setup.set_name(1, "Ben")
     vm.setup.start()
-    vm.table.end_hand()
+    vm.scoreboard.end_hand()
     vm.entry.toggle_counts()
     frame = render(vm)
     fields = [c for part in frame.body for c in walk(part) if isinstance(c, ft.TextField)]
@@ -43,7 +43,7 @@ def test_a_watching_phone_is_offered_nothing_that_changes_the_table(services):
     owner.setup.set_name(1, "Ben")
     owner.setup.start()
     watcher = AppModel(services, session=Session(services, access=Access.WATCHER))
-    watcher.table.open()
+    watcher.scoreboard.open()
     frame = render(watcher)
     idents = {getattr(c, "identifier", None) for part in frame.body + frame.footer + frame.actions for c in walk(part)}
     assert not idents & {"xeri-0", "jack-xeri-0", "end-hand", "undo-hand", "abandon-match", "undo-tap"}

@@ -12,7 +12,7 @@ from .record import RecordModel
 from .session import Detail, Notice, Screen, Session, Tone, ViewModel, intent
 from .settings import RulesModel, SettingsModel
 from .setup import SetupModel
-from .table import TableModel
+from .scoreboard import ScoreboardModel
 
 
 class AppModel(ViewModel):
@@ -26,7 +26,7 @@ class AppModel(ViewModel):
     def __init__(self, services: Services, history_cache: HistoryCache | None = None, lang: str | None = None,
                  session: Session | None = None):
         super().__init__(session or Session(services, history_cache, lang))
-        self.table = TableModel(self.session, self)
+        self.scoreboard = ScoreboardModel(self.session, self)
         self.entry = EntryModel(self.session, self)
         self.setup = SetupModel(self.session, self)
         self.history = HistoryModel(self.session, self)
@@ -45,7 +45,7 @@ class AppModel(ViewModel):
         yield from (p.name for p in self.services.library.players())
         yield from self.setup.form.names
         yield from self.setup.form.team_names
-        for match in (self.table.match, self.record.record.match if self.record.record else None):
+        for match in (self.scoreboard.match, self.record.record.match if self.record.record else None):
             if match is not None:
                 for side in match.sides:
                     yield side.name
@@ -59,7 +59,7 @@ class AppModel(ViewModel):
             return
         self.session.back()
         if self.session.screen is Screen.ENTRY and self.entry.draft is None:
-            self.session.screen = Screen.MATCH
+            self.session.screen = Screen.SCOREBOARD
 
     @intent
     def home(self) -> None:

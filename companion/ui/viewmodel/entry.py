@@ -82,7 +82,7 @@ class EntryModel(ViewModel):
         self.draft = EntryDraft.from_entry(record.match.hands[index], record.match.rules)
         self.editing, self.based_on, self.hand_number, self.stale = index, record.revision, index + 1, None
         self.counting_side, self.xeris_open = 0, True
-        self.app.table.opened = None
+        self.app.scoreboard.opened = None
         self.session.go(Screen.ENTRY)
 
     def _close(self) -> None:
@@ -98,11 +98,11 @@ class EntryModel(ViewModel):
     # --- what the screen shows -------------------------------------------------------------------------
     @property
     def record(self) -> MatchRecord | None:
-        return self.app.table.record
+        return self.app.scoreboard.record
 
     @property
     def names(self) -> list[str]:
-        return self.app.table.side_names
+        return self.app.scoreboard.side_names
 
     @property
     def title(self) -> str:
@@ -163,7 +163,7 @@ class EntryModel(ViewModel):
             score = score_hand(entry, draft.rules, draft.sides)
         except InvalidHand:
             return None
-        tr, st = self.tr, self.app.table.standing
+        tr, st = self.tr, self.app.scoreboard.standing
         if self.editing is None:
             parts = [tr("entry.preview_side", side=name, points=p, total=t + p)
                      for name, p, t in zip(self.names, score.points, st.totals)]
@@ -322,7 +322,7 @@ class EntryModel(ViewModel):
         self._close()
         self.session.back()
         if self.session.screen is Screen.ENTRY:
-            self.session.screen = Screen.MATCH
+            self.session.screen = Screen.SCOREBOARD
 
     @intent
     def discard(self) -> None:
@@ -331,7 +331,7 @@ class EntryModel(ViewModel):
         self._close()
         self.session.back()
         if self.session.screen is Screen.ENTRY:
-            self.session.screen = Screen.MATCH
+            self.session.screen = Screen.SCOREBOARD
 
     @intent
     def reopen(self) -> None:
@@ -340,7 +340,7 @@ class EntryModel(ViewModel):
         self.stale = None
         if current is None:
             return
-        self.app.table.record = current
+        self.app.scoreboard.record = current
         if self.editing is not None:
             self.based_on = current.revision
         elif len(current.match.hands) + 1 == self.hand_number:
@@ -349,7 +349,7 @@ class EntryModel(ViewModel):
                 self._fill_xeris(current)
         else:
             self._kept = None
-            self.session.screen = Screen.MATCH
+            self.session.screen = Screen.SCOREBOARD
             self.open_new(current)
         self.session.notice = None
 
@@ -358,7 +358,7 @@ class EntryModel(ViewModel):
             # Nothing typed is lost: the form stays as it is and offers to discard it or go on from the
             # match as it is now; the scoreboard behind it is brought up to date.
             self.stale = exc.current
-            self.app.table.record = exc.current
+            self.app.scoreboard.record = exc.current
             self.session.notice = None      # the strip says it (`stale_line`), above Discard and Reopen
             return True
         return super().recover(exc)
@@ -381,7 +381,7 @@ class EntryModel(ViewModel):
                 index = len(record.match.hands) - 1
             else:
                 index = self.editing
-                before = self.app.table.standing.scores[index].points
+                before = self.app.scoreboard.standing.scores[index].points
                 record = table.edit_hand(self.record.id, index, entry, expected=self.based_on)
         except MatchOver as exc:
             if self.editing is None:
@@ -390,9 +390,9 @@ class EntryModel(ViewModel):
             return
         self._kept = None
         self._close()
-        self.app.table.saved(record, index, before)
+        self.app.scoreboard.saved(record, index, before)
         s = self.session
-        s.screen = Screen.MATCH
-        if s.trail and s.trail[-1] is Screen.MATCH:
+        s.screen = Screen.SCOREBOARD
+        if s.trail and s.trail[-1] is Screen.SCOREBOARD:
             s.trail.pop()
         s.notice = None

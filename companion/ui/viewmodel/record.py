@@ -140,7 +140,7 @@ class RecordModel(ViewModel):
         """Take an abandoned match up again, where it stopped."""
         if not self.record:
             return
-        table = self.app.table
+        table = self.app.scoreboard
         current = table.record.id if table.record is not None and table.in_play else None
         record = self.services.table.resume(self.record.id, stop=current)
         self.record = None
@@ -154,8 +154,8 @@ class RecordModel(ViewModel):
     def delete(self) -> None:
         match_id = self.record.id
         self.services.library.delete(match_id)
-        if self.app.table.record and self.app.table.record.id == match_id:
-            self.app.table.record = None
+        if self.app.scoreboard.record and self.app.scoreboard.record.id == match_id:
+            self.app.scoreboard.record = None
         self.record = None
         self.app.history.deleted_one(match_id)
 

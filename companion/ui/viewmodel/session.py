@@ -22,7 +22,7 @@ class Screen(enum.StrEnum):
 
     HOME = "home"
     SETUP = "setup"
-    MATCH = "match"
+    SCOREBOARD = "scoreboard"
     ENTRY = "entry"
     RULES = "rules"
     SETTINGS = "settings"

@@ -27,7 +27,7 @@ class SettingsModel(ViewModel):
     def wants_wakelock(self) -> bool:
         """True while a match is on screen and the setting asks to keep the screen awake."""
         s = self.session
-        return s.keep_awake and s.screen in (Screen.MATCH, Screen.ENTRY) and self.app.table.record is not None
+        return s.keep_awake and s.screen in (Screen.SCOREBOARD, Screen.ENTRY) and self.app.scoreboard.record is not None
 
     def data_folder(self) -> str | None:
         folder = self.services.storage.folder
@@ -69,16 +69,16 @@ class RulesModel(ViewModel):
     def __init__(self, session: Session, app):
         super().__init__(session)
         self.app = app
-        self.shown: str = CURRENT if app.table.record else app.setup.form.preset
+        self.shown: str = CURRENT if app.scoreboard.record else app.setup.form.preset
 
     def choices(self) -> list[tuple[str, str, bool]]:
         """(key, title, selected): the match in play's rules first, when there is one."""
         tr = self.tr
-        out = [(CURRENT, tr("rules.this_match"), self.shown == CURRENT)] if self.app.table.record else []
+        out = [(CURRENT, tr("rules.this_match"), self.shown == CURRENT)] if self.app.scoreboard.record else []
         return out + [(n, tr(f"rules.{n}.title"), self.shown == n) for n in preset_names(self.session.lang)]
 
     def rules(self) -> RuleSet:
-        record = self.app.table.record
+        record = self.app.scoreboard.record
         if record and self.shown == CURRENT:
             return record.match.rules
         return preset(self.shown) if self.shown in preset_names() else preset("classic")
@@ -92,7 +92,7 @@ class RulesModel(ViewModel):
     @intent
     def open(self, which: str | None = None) -> None:
         """The rules page; `which` a preset, `current` for the match in play, or None: the likeliest."""
-        table = self.app.table
+        table = self.app.scoreboard
         self.shown = which or (CURRENT if table.record else self.app.setup.form.preset)
         self.session.go(Screen.RULES)
 

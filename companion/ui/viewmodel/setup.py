@@ -245,7 +245,7 @@ class SetupModel(ViewModel):
         """A new match: last time's rules, and the names of the match in play (if any) to start from."""
         self.form = MatchForm()
         self.form.load_preset(self._last_rules())
-        record = self.app.table.record
+        record = self.app.scoreboard.record
         if record:
             for i, name in enumerate([p for s in record.match.sides for p in s.members][:4]):
                 self.form.names[i] = name
@@ -321,7 +321,7 @@ class SetupModel(ViewModel):
             self.session.notice = None
             self.session.say("notice.plain", Tone.PROBLEM, text=tr.say(exc))
             return
-        table = self.app.table
+        table = self.app.scoreboard
         table._fresh()
         current = table.record.id if table.record is not None else None
         record = self.services.table.start(match, stop=current)

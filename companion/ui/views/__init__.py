@@ -16,7 +16,7 @@ from .setup import setup
 SCREENS: dict[Screen, Callable[[AppModel], object]] = {
     Screen.HOME: home,
     Screen.SETUP: setup,
-    Screen.MATCH: scoreboard,
+    Screen.SCOREBOARD: scoreboard,
     Screen.ENTRY: entry,
     Screen.RULES: rules_screen,
     Screen.SETTINGS: settings_screen,

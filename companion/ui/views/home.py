@@ -20,7 +20,7 @@ def history_row(vm: AppModel, row) -> ft.Control:
 
 
 def home(vm: AppModel) -> Frame:
-    tr, table = vm.tr, vm.table
+    tr, table = vm.tr, vm.scoreboard
     p = palette(vm.session.dark)
     body: list[ft.Control] = watching(vm)
     info = vm.session.table_info

@@ -17,7 +17,7 @@ from .widgets import card, icon_button, labelled, primary, secondary, section
 
 
 def scoreboard(vm: AppModel) -> Frame:
-    tr, table, s = vm.tr, vm.table, vm.session
+    tr, table, s = vm.tr, vm.scoreboard, vm.session
     st = table.standing
     p = palette(s.dark)
     wide = s.wide
@@ -58,7 +58,7 @@ def scoreboard(vm: AppModel) -> Frame:
 
 def goal_line(vm: AppModel, p: Palette) -> ft.Control:
     """The goal in force; once two sides passed the target together, a banner says so (same place, same size)."""
-    table = vm.table
+    table = vm.scoreboard
     if table.extended and not table.standing.is_over:
         box = ft.Container(ft.Row([ft.Icon(ft.Icons.TRENDING_UP, color=p.on_tertiary_container, size=20),
                                    ft.Text(table.goal_line(), size=15, weight=ft.FontWeight.W_700,
@@ -74,7 +74,7 @@ def goal_line(vm: AppModel, p: Palette) -> ft.Control:
 
 
 def side_boxes(vm: AppModel, p: Palette, big: bool = False) -> ft.Control:
-    table = vm.table
+    table = vm.scoreboard
     compact = len(table.side_names) > 2 and not big   # four boxes share a phone's width
     boxes = []
     for i, box in enumerate(table.boxes(compact)):
@@ -100,7 +100,7 @@ def side_boxes(vm: AppModel, p: Palette, big: bool = False) -> ft.Control:
 
 def live_panel(vm: AppModel, p: Palette) -> ft.Control:
     """A row per player: their xeris and jack xeris as they happen (the count is on the button)."""
-    tr, table = vm.tr, vm.table
+    tr, table = vm.tr, vm.scoreboard
     rows = []
     for seat in table.seats():
         color = p.sides[seat.side]
@@ -134,7 +134,7 @@ def live_counts(vm: AppModel, p: Palette) -> ft.Control:
     """The live xeris as words, for a phone that only watches."""
     rows = [ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
                     ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
-                            size=15)]) for seat in vm.table.seats()]
+                            size=15)]) for seat in vm.scoreboard.seats()]
     return labelled(ft.Column(rows, spacing=6), "live-counts")
 
 
@@ -186,7 +186,7 @@ def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakd
 
 
 def match_over(vm: AppModel, p: Palette) -> list[ft.Control]:
-    tr, table = vm.tr, vm.table
+    tr, table = vm.tr, vm.scoreboard
     share = vm.session.page_actions
     return [card(
         ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.ON_PRIMARY_CONTAINER, size=40),

@@ -41,7 +41,7 @@ class SeatTaps:
     jack_xeri_label: str
 
 
-class TableModel(ViewModel):
+class ScoreboardModel(ViewModel):
     """The match in play, shared by the scoreboard and the hand entry."""
 
     def __init__(self, session: Session, app):
@@ -213,7 +213,7 @@ class TableModel(ViewModel):
         if record.abandoned:
             if self.record is not None:
                 self.record = None
-                if s.screen in (Screen.MATCH, Screen.ENTRY):
+                if s.screen in (Screen.SCOREBOARD, Screen.ENTRY):
                     s.home()
             return
         self.record = record
@@ -225,7 +225,7 @@ class TableModel(ViewModel):
         """Continue the match in play."""
         self._fresh()
         if self.record:
-            self.session.go(Screen.MATCH)
+            self.session.go(Screen.SCOREBOARD)
 
     @intent(writes=True)
     def tap(self, seat: int, kind: TapKind | str = TapKind.XERI) -> None:
@@ -272,7 +272,7 @@ class TableModel(ViewModel):
     @intent(person=False)
     def fade_flash(self, shown: int) -> None:
         """The saved hand's breakdown has been shown long enough: give the screen back to the next hand."""
-        if self.flash == shown and self.session.screen is Screen.MATCH and self.session.detail is None:
+        if self.flash == shown and self.session.screen is Screen.SCOREBOARD and self.session.detail is None:
             self.flash = self.flash_before = None
 
     @intent(writes=True)
@@ -318,7 +318,7 @@ class TableModel(ViewModel):
         self._changed(replaces=old)
         self._forget_view()
         s = self.session
-        s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None
+        s.trail, s.screen, s.question = [Screen.HOME], Screen.SCOREBOARD, None
         s.say("notice.started", dealer=self.match.seats[self.match.first_dealer].player)
 
     def started(self, record: MatchRecord, replaces: str | None = None) -> None:
@@ -328,7 +328,7 @@ class TableModel(ViewModel):
         self._changed(replaces)
         self._forget_view()
         s = self.session
-        s.trail, s.screen, s.question = [Screen.HOME], Screen.MATCH, None
+        s.trail, s.screen, s.question = [Screen.HOME], Screen.SCOREBOARD, None
 
     def saved(self, record: MatchRecord, index: int, before: tuple[int, ...] | None = None) -> None:
         """A hand was saved from the entry (`before`: its points before, for an edit): name it for a moment."""
