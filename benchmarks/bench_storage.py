@@ -14,6 +14,7 @@ from companion.service import Services
 from companion.service.records import MatchRecord
 from companion.storage import AtomicJSONStorage, Store
 from companion.storage.documents import record_to_doc
+from companion.engine.live import TapKind
 
 BACKGROUND = 999
 """Finished matches stored beside the one being played: 1,000 stored matches in all."""
@@ -77,7 +78,7 @@ def main() -> None:
             # Alternate the stores so disk noise and the growing match hit both alike.
             for name in stores:
                 t0 = time.perf_counter()
-                tables[name].tap(ids[name], n % 2, "xeri")
+                tables[name].tap(ids[name], n % 2, TapKind.XERI)
                 t1 = time.perf_counter()
                 tables[name].record_hand(ids[name], hand(n))
                 t2 = time.perf_counter()

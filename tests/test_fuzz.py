@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.engine.live import TapKind
 from companion.engine import Match
 from companion.formats.archive import import_files
 from companion.formats.matchfile import MatchFileError, loads, match_to_dict
@@ -221,7 +222,7 @@ def entry_actions(app: AppModel):
         st.tuples(st.just("set_counting"), st.integers(0, sides - 1), st.integers(0, 20)),
         st.tuples(st.just("set_ten"), st.integers(0, sides - 1)),
         st.tuples(st.just("set_two"), st.integers(0, sides - 1)),
-        st.tuples(st.just("step"), st.sampled_from(["xeri", "jack_xeri"]), st.integers(0, sides - 1),
+        st.tuples(st.just("step"), st.sampled_from(list(TapKind)), st.integers(0, sides - 1),
                   st.sampled_from([-1, 1])),
         st.tuples(st.just("set_exact"), st.booleans()),
         st.tuples(st.just("tap_card"), st.sampled_from(cards)),

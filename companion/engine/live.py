@@ -39,7 +39,7 @@ class LiveHand:
     taps: tuple[Tap, ...] = ()
     """Every tap so far."""
 
-    def tap(self, seat: int, kind: TapKind | str) -> LiveHand:
+    def tap(self, seat: int, kind: TapKind) -> LiveHand:
         """One more tap."""
         return replace(self, taps=self.taps + (Tap(seat, kind),))
 
@@ -47,7 +47,7 @@ class LiveHand:
         """Without the last tap (unchanged when there is none)."""
         return replace(self, taps=self.taps[:-1])
 
-    def count(self, seat: int, kind: TapKind | str) -> int:
+    def count(self, seat: int, kind: TapKind) -> int:
         """How many of `kind` the player at `seat` made."""
         return sum(1 for t in self.taps if t.seat == seat and t.kind == kind)
 

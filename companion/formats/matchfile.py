@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from typing import Any, Mapping
 
 from ..engine.cards import DECK_SIZE, CardError, parse_card
@@ -12,6 +11,7 @@ from ..engine.entry import HandEntry, HandError, InvalidHand
 from ..engine.limits import MAX_HANDS, MAX_NAME, LongNumber, is_whole, shown
 from ..engine.match import Match, MatchError, MatchOver, Side, standing
 from ..engine.messages import Message, Says
+from ..engine.names import is_plain_text, name_key
 from ..engine.rules import Goal, RulesError
 from ..engine.scoring import score_hand
 from ..i18n.explain import HandProblems
@@ -25,9 +25,6 @@ MAX_FILE_CHARS = 4 * 1024 * 1024
 """The longest match file read: 1,000 hands card by card take about 600 KB, so no real file comes near."""
 MAX_DIGITS = 15
 """The longest number a match file may write: no count, point value or target has more than 5 digits."""
-_NOT_IN_A_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-"""Control characters, which would break the score sheet's lines, and lone surrogates (JSON can write
-"\\ud800"), which are not text: no UTF-8 output can print them."""
 
 
 class FileSays(Says):
@@ -50,8 +47,8 @@ class FileSays(Says):
     SIDE = "{where} is an object with a {field}"
     PLAYERS = "{where}: {field} is a list of names (the two partners)"
     NAME_TOO_LONG = "{where}: the name {name} has {length} characters; a name has at most {max}"
-    NAME_NOT_TEXT = ("{where}: the name {name} holds a control character or broken text (a lone surrogate); "
-                     "write it as plain text")
+    NAME_NOT_TEXT = ("{where}: the name {name} holds a control character, an invisible or direction-changing "
+                     "character, or broken text (a lone surrogate); write it as plain text")
     SAME_SIDE_NAME = "two sides are both called {name}: every side needs a different name"
     SAME_PLAYER_NAME = "two players are both called {name}: every player needs a different name"
     NOT_A_MATCH_FILE = "this is not a Xeri match file (it needs {format})"
@@ -195,22 +192,12 @@ def side_from_dict(data: Any, where: Where, limit_names: bool = True) -> Side:
     return Side(data["name"], tuple(players))
 
 
-def is_plain_text(name: str) -> bool:
-    """False for a name holding a control character or a lone surrogate (see `_NOT_IN_A_NAME`)."""
-    return _NOT_IN_A_NAME.search(name) is None
-
-
 def check_name(name: str, where: Where) -> None:
-    """Refuse a name longer than `MAX_NAME` characters, or holding control characters or lone surrogates."""
+    """Refuse a name longer than `MAX_NAME` characters, or one that is not plain text (`engine.names`)."""
     if len(name) > MAX_NAME:
         raise MatchFileError(FileSays.NAME_TOO_LONG, where=where, name=shown(name), length=len(name), max=MAX_NAME)
     if not is_plain_text(name):
         raise MatchFileError(FileSays.NAME_NOT_TEXT, where=where, name=shown(name))
-
-
-def name_key(name: str) -> str:
-    """What makes two names the same player: case and runs of spaces do not count (as for stored players)."""
-    return " ".join(name.split()).casefold()
 
 
 def _check_distinct(sides: tuple[Side, ...]) -> None:

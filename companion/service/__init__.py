@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.names import PlayerError
 from .library import Arrival, Imported, Library
-from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer, PlayerError,
+from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer,
                     StorageError, StoreClosed, StoreLocked)
 from .records import DamagedFile, MatchRecord, MatchSummary, Player, Revision, TrailAction, TrailEntry
 from .table import StaleWrite, Table, new_id, utc_now

@@ -82,10 +82,6 @@ class NoSuchPlayer(StorageError, LookupError):
     """No known player has this id."""
 
 
-class PlayerError(ValueError):
-    """A player name that cannot be used: empty, or already another player's."""
-
-
 class DamagedMatch(StorageError):
     """A match file found damaged when opened; it was moved aside (see `damaged`)."""
 

@@ -145,7 +145,7 @@ class Table:
             change = TrailEntry(TrailAction.EDIT, index, before, entry, self._clock())
             return self._save(replace(record, match=match, trail=record.trail + (change,)))
 
-    def tap(self, match_id: str, seat: int, kind: TapKind | str, hand: int | None = None) -> MatchRecord:
+    def tap(self, match_id: str, seat: int, kind: TapKind, hand: int | None = None) -> MatchRecord:
         """A xeri or jack xeri of the player at `seat`, in the hand being played.
 
         Taps on several phones add up whatever their order, so only the hand is checked (`hand`, the

@@ -4,7 +4,8 @@
 players and settings; it never decides what a match becomes. The errors it raises are the port's.
 """
 
-from ..service.ports import (DamagedMatch, DiskFault, Fault, NoSuchMatch, NoSuchPlayer, PlayerError, StorageError,
+from ..engine.names import PlayerError
+from ..service.ports import (DamagedMatch, DiskFault, Fault, NoSuchMatch, NoSuchPlayer, StorageError,
                              StoreClosed, StoreLocked)
 from ..service.records import DamagedFile, MatchSummary, Player
 from .documents import DEFAULT_SETTINGS

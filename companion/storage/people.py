@@ -10,10 +10,11 @@ from typing import Any, Callable, Iterable, Mapping
 from tinydb import Query
 from tinydb.table import Document
 
-from ..service.ports import NoSuchPlayer, PlayerError
+from ..engine.limits import shown
+from ..engine.names import NameSays, PlayerError, check_name, name_key
+from ..service.ports import NoSuchPlayer
 from ..service.records import Player
 from .documents import DEFAULT_SETTINGS, check_setting, player_doc, player_from_doc, settings_doc, settings_from_doc
-from ..engine.limits import MAX_NAME
 from .folder import (DAMAGE, DOC_ID, PLAYERS_TABLE, SETTINGS_TABLE, DataFolder, db, put_doc, reason, replace_all,
                      write_table)
 
@@ -26,17 +27,8 @@ def sort_key(name: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-def clean_name(name: str) -> str:
-    clean = " ".join(str(name).split())
-    if not clean:
-        raise PlayerError("a player needs a name")
-    if not clean.isprintable() and any(ord(c) < 32 or 0xD800 <= ord(c) <= 0xDFFF for c in clean):
-        raise PlayerError("a player's name is plain text: no control characters, no broken text")
-    return clean
-
-
 def _key(name: str) -> str:
-    return name.casefold()
+    return name_key(name)
 
 
 class PlayerBook:
@@ -119,7 +111,7 @@ class PlayerBook:
 
     def id_of(self, name: str) -> str:
         """The id of the player called `name` (case does not matter); a new player if there is none."""
-        clean = clean_name(name)
+        clean = check_name(name)
         found = self.find(clean)
         if found is not None:
             return found.id
@@ -146,12 +138,10 @@ class PlayerBook:
         player = self.players.get(player_id)
         if player is None:
             raise NoSuchPlayer(f"there is no player with id {player_id!r}")
-        clean = clean_name(name)
-        if len(clean) > MAX_NAME:
-            raise PlayerError(f"a name has at most {MAX_NAME} characters")
+        clean = check_name(name)
         other = self.find(clean)
         if other is not None and other.id != player_id:
-            raise PlayerError(f"there is already a player called {other.name!r}")
+            raise PlayerError(NameSays.TAKEN, name=shown(other.name))
         if clean == player.name:
             return False
         self.players[player_id] = Player(player_id, clean)

@@ -7,7 +7,7 @@ import dataclasses
 from hypothesis import strategies as st
 
 from companion.engine import DECK, TEN_OF_DIAMONDS, Card, Goal, HandEntry, Match, Rank, RuleSet, Side, standing
-from companion.formats.matchfile import name_key
+from companion.engine.names import is_plain_text, name_key
 
 from .builders import rules
 
@@ -219,7 +219,7 @@ def _needed(entry: HandEntry, ruleset: RuleSet, side: int) -> int:
 
 # --- matches ------------------------------------------------------------------------------------
 
-names = st.text(st.characters(exclude_categories=("Cs", "Cc")), min_size=1, max_size=10).filter(str.strip)
+names = st.text(st.characters(exclude_categories=("Cs", "Cc")), min_size=1, max_size=10).filter(str.strip).filter(is_plain_text)
 
 
 def distinct_names(n: int):

@@ -147,7 +147,7 @@ def test_a_xeri_worth_ten_to_the_hundred_is_refused_at_once_naming_the_field(tmp
     (json.dumps(classic_doc(hand())).replace('"first_dealer"', '"x"').replace('"version": 1', '"version": 1' + "0" * 4400),
      "match file version a number of 4,401 digits is not known; this app reads version 1"),
     (json.dumps({**classic_doc(), "sides": [{"name": "Anna\ud800"}, {"name": "Ben"}]}),
-     "side 1: the name 'Anna\\ud800' holds a control character or broken text"),
+     "side 1: the name 'Anna\\ud800' holds a control character, an invisible or direction-changing character, or broken text"),
 ])
 def test_a_file_that_would_raise_inside_python_gives_exit_2_and_a_message(tmp_path, text, said):
     run = refused(score(write(tmp_path, text)))

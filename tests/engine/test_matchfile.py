@@ -296,8 +296,8 @@ def test_a_count_no_pile_can_hold_is_refused_naming_the_hand_the_field_and_the_s
 
 @pytest.mark.parametrize("name, said", [
     ("A" * 41, "the name 'AAAA"),
-    ("Anna\ud800", "holds a control character or broken text"),
-    ("Anna\nBen", "holds a control character or broken text"),
+    ("Anna\ud800", "holds a control character, an invisible or direction-changing character, or broken text"),
+    ("Anna\nBen", "holds a control character, an invisible or direction-changing character, or broken text"),
 ])
 def test_a_name_too_long_or_not_plain_text_is_refused(name, said):
     error = str(refused(doc(sides=[{"name": name}, {"name": "Ben"}])))

@@ -7,6 +7,7 @@ import pytest
 from companion.engine import Goal, InvalidHand, LiveHand, MatchError, MatchOver, Status, standing
 from companion.service import StaleWrite
 from companion.storage import NoSuchMatch, Store, StoreClosed
+from companion.engine.live import TapKind
 
 from tests.storage.builders import IMPOSSIBLE, hand, hand_for, new_match, partnership_match
 from tests.play import books, keep_live, play
@@ -119,7 +120,7 @@ def test_an_edit_that_changes_nothing_leaves_no_trail(store):
 def test_live_taps_are_kept_and_the_unfinished_match_reopens_mid_hand(store, again):
     record = play(store).start(new_match())
     record = play(store).record_hand(record.id, hand_for(0))
-    live = LiveHand().tap(0, "xeri").tap(1, "jack_xeri").tap(0, "xeri")
+    live = LiveHand().tap(0, TapKind.XERI).tap(1, TapKind.JACK_XERI).tap(0, TapKind.XERI)
     record = keep_live(store, record.id, live)
     store = again(store)
     resumed = play(store).unfinished()
@@ -129,7 +130,7 @@ def test_live_taps_are_kept_and_the_unfinished_match_reopens_mid_hand(store, aga
 
 def test_saving_the_hand_clears_the_live_taps(store, again):
     record = play(store).start(new_match())
-    keep_live(store, record.id, LiveHand().tap(0, "xeri"))
+    keep_live(store, record.id, LiveHand().tap(0, TapKind.XERI))
     record = play(store).record_hand(record.id, hand_for(0))
     store = again(store)
     assert store.get(record.id).live == LiveHand()
@@ -138,7 +139,7 @@ def test_saving_the_hand_clears_the_live_taps(store, again):
 def test_live_taps_for_a_seat_not_at_the_table_are_refused(store):
     record = play(store).start(new_match())
     with pytest.raises(MatchError):
-        play(store).tap(record.id, 2, "xeri")
+        play(store).tap(record.id, 2, TapKind.XERI)
     assert store.get(record.id).live == LiveHand()
 
 
@@ -146,7 +147,7 @@ def test_live_taps_on_a_finished_match_are_refused(store):
     record = play(store).start(new_match(goal=Goal(hands=1)))
     record = play(store).record_hand(record.id, hand_for(0))
     with pytest.raises(MatchOver):
-        play(store).tap(record.id, 0, "xeri")
+        play(store).tap(record.id, 0, TapKind.XERI)
 
 
 def test_unfinished_is_the_most_recently_played_match_still_playing_and_not_abandoned(store, again):
@@ -337,7 +338,7 @@ def test_a_live_tap_made_while_the_form_was_open_makes_the_form_stale(store):
     table = play(store)
     record = table.start(new_match())
     shown = record.revision
-    table.tap(record.id, 1, "xeri", hand=0)        # another phone taps a xeri the form does not have
+    table.tap(record.id, 1, TapKind.XERI, hand=0)        # another phone taps a xeri the form does not have
     with pytest.raises(StaleWrite):
         table.record_hand(record.id, hand_for(0), expected=shown)
 
@@ -345,21 +346,21 @@ def test_a_live_tap_made_while_the_form_was_open_makes_the_form_stale(store):
 def test_taps_from_several_phones_add_up_but_a_tap_meant_for_a_saved_hand_is_refused(store):
     table = play(store)
     record = table.start(new_match())
-    table.tap(record.id, 0, "xeri", hand=0)
-    table.tap(record.id, 1, "jack_xeri", hand=0)   # a second phone, same hand: both count
+    table.tap(record.id, 0, TapKind.XERI, hand=0)
+    table.tap(record.id, 1, TapKind.JACK_XERI, hand=0)   # a second phone, same hand: both count
     assert store.get(record.id).live.per_side([0, 1], 2) == ((1, 0), (0, 1))
     table.record_hand(record.id, hand_for(0))
     with pytest.raises(StaleWrite):
-        table.tap(record.id, 0, "xeri", hand=0)    # hand 1 is saved: this tap belongs nowhere
+        table.tap(record.id, 0, TapKind.XERI, hand=0)    # hand 1 is saved: this tap belongs nowhere
     assert store.get(record.id).live == LiveHand()
 
 
 def test_undoing_a_tap_another_phone_has_since_outdone_is_refused(store):
     table = play(store)
     record = table.start(new_match())
-    record = table.tap(record.id, 0, "xeri", hand=0)
+    record = table.tap(record.id, 0, TapKind.XERI, hand=0)
     shown = record.revision
-    table.tap(record.id, 1, "xeri", hand=0)         # the other phone's tap is now the last one
+    table.tap(record.id, 1, TapKind.XERI, hand=0)         # the other phone's tap is now the last one
     with pytest.raises(StaleWrite):
         table.undo_tap(record.id, expected=shown)
     assert len(store.get(record.id).live.taps) == 2

@@ -10,6 +10,7 @@ import sys
 
 from companion.engine import Goal, LiveHand
 from companion.storage import Store
+from companion.engine.live import TapKind
 
 from tests.storage.builders import hand_for, new_match
 from tests.play import play, keep_live
@@ -26,7 +27,7 @@ def main(folder: str) -> None:
             record = play(store).start(new_match(goal=Goal(hands=HANDS_PER_MATCH)))
             print(f"created {record.id}", flush=True)
         n = len(record.match.hands)
-        keep_live(store, record.id, LiveHand().tap(n % 2, "xeri"))
+        keep_live(store, record.id, LiveHand().tap(n % 2, TapKind.XERI))
         record = play(store).record_hand(record.id, hand_for(n))
         print(f"saved {record.id} {len(record.match.hands)}", flush=True)
 

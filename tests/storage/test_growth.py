@@ -9,6 +9,7 @@ import pytest
 import companion.storage.files as files
 from companion.engine import LiveHand
 from companion.storage import Store
+from companion.engine.live import TapKind
 
 from .builders import hand_for, new_match, stored_matches
 from tests.play import play, keep_live
@@ -33,7 +34,7 @@ def writes_per_save(folder: Path, background: int, monkeypatch: pytest.MonkeyPat
             saves.append([])
             play(store).record_hand(record.id, hand_for(n))
         saves.append([])
-        keep_live(store, record.id, LiveHand().tap(0, "xeri"))
+        keep_live(store, record.id, LiveHand().tap(0, TapKind.XERI))
         monkeypatch.setattr(files, "write_atomic", real)
         return saves, record.id
 

@@ -8,6 +8,7 @@ import inspect
 import pytest
 
 from companion.ui.viewmodel import Access, AppModel, Screen, Session, TableInfo
+from companion.engine.live import TapKind
 
 from .test_viewmodel import enter, start
 
@@ -49,7 +50,7 @@ def test_a_watching_phone_is_told_it_can_only_watch_and_nothing_is_stored(servic
     watcher.scoreboard.open()                                 # looking is fine
     assert watcher.screen is Screen.SCOREBOARD
     before = services.table.get(owner.scoreboard.record.id)
-    for act in (lambda: watcher.scoreboard.tap(0, "xeri"), watcher.scoreboard.end_hand, watcher.scoreboard.ask_undo,
+    for act in (lambda: watcher.scoreboard.tap(0, TapKind.XERI), watcher.scoreboard.end_hand, watcher.scoreboard.ask_undo,
                 watcher.scoreboard.abandon, watcher.setup.open,
                 lambda: watcher.history.import_files([("x.json", b"{}")]), watcher.history.export_all):
         act()
@@ -105,8 +106,8 @@ def test_a_watching_phone_cannot_delete_a_past_match_even_through_a_question_it_
 def test_the_owner_and_a_phone_with_the_code_keep_score_and_see_how_others_join(services, access):
     app = as_(services, access)
     start(app)
-    app.scoreboard.tap(0, "xeri")
-    assert app.scoreboard.seat_count(0, "xeri") == 1
+    app.scoreboard.tap(0, TapKind.XERI)
+    assert app.scoreboard.seat_count(0, TapKind.XERI) == 1
     assert app.session.table_info == INFO
     assert app.session.is_owner is (access is Access.OWNER)
 

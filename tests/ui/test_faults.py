@@ -12,6 +12,7 @@ import pytest
 import companion.storage.files as files
 from companion.resources import DATA_DIR
 from companion.ui.viewmodel import Screen, Tone
+from companion.engine.live import TapKind
 
 from .test_viewmodel import start
 
@@ -60,15 +61,15 @@ def test_a_hand_saved_on_a_full_disk_keeps_the_entry_on_screen_to_try_again(app,
 def test_a_live_tap_on_a_full_disk_is_told_not_silently_lost(app, disk):
     start(app)
     disk.fill()
-    app.scoreboard.tap(0, "xeri")
-    assert app.session.notice.text == FULL and app.scoreboard.seat_count(0, "xeri") == 0
+    app.scoreboard.tap(0, TapKind.XERI)
+    assert app.session.notice.text == FULL and app.scoreboard.seat_count(0, TapKind.XERI) == 0
     assert app.screen is Screen.SCOREBOARD
 
 
 def test_a_folder_that_cannot_be_written_is_named_in_the_message(app, disk, store):
     start(app)
     disk.fill(errno.EACCES)
-    app.scoreboard.tap(0, "xeri")
+    app.scoreboard.tap(0, TapKind.XERI)
     assert app.session.notice.text == (f"The data folder ({store.folder}) cannot be written, so nothing was changed. "
                                        "Everything saved before is safe: check the folder's permissions, then try again.")
 
@@ -124,5 +125,5 @@ def test_an_import_tells_its_progress_as_it_goes(app):
 def test_a_match_deleted_elsewhere_still_sends_the_page_home(app, services):
     start(app)
     services.library.delete(app.scoreboard.record.id)
-    app.scoreboard.tap(0, "xeri")
+    app.scoreboard.tap(0, TapKind.XERI)
     assert app.screen is Screen.HOME and "could not be opened any more" in app.session.notice.text

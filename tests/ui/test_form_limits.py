@@ -56,12 +56,24 @@ def test_a_count_typed_in_other_digits_or_pasted_long_is_not_taken_as_a_number(a
     assert app.entry.draft.cards.values == [30, 22]
 
 
-def test_a_name_with_a_line_break_or_broken_text_is_said_in_the_form(app):
-    # Found by the fuzz test: a lone surrogate reached the players' file, which could not be written.
+def test_a_name_with_control_invisible_or_broken_text_is_said_in_the_form(app):
+    # Found by the fuzz test: a lone surrogate reached the players' file, which could not be written. A
+    # right-to-left override (U+202E) would turn the name around on every screen, a zero-width space
+    # (U+200B) make two players that look alike.
     app.setup.open()
     app.setup.set_name(1, "Ben")
-    for name in ("Anna\nB", "\ud800", "A\x00"):
+    for name in ("\ud800", "A\x00", "Ann\u202ea", "\u200bBen", "An\u00adna", "\ufeffAnna"):
         app.setup.set_name(0, name)
         app.setup.start()
-        assert app.screen is Screen.SETUP
-        assert app.session.notice.text == "A name is plain text: it cannot hold line breaks or control characters."
+        assert app.screen is Screen.SETUP, repr(name)
+        assert app.session.notice.text == ("A name is plain text: it cannot hold line breaks, control characters "
+                                           "or invisible characters.")
+
+
+def test_a_line_break_in_a_typed_name_is_a_space_and_emoji_sequences_are_names(app):
+    app.setup.open()
+    app.setup.set_name(0, "Anna\nMaria")
+    app.setup.set_name(1, "👩\u200d👩\u200d👧 Ben")
+    app.setup.start()
+    assert app.screen is Screen.SCOREBOARD
+    assert [s.name for s in app.scoreboard.match.sides] == ["Anna Maria", "👩\u200d👩\u200d👧 Ben"]

@@ -2,6 +2,7 @@
 
 from companion.engine import Status
 from companion.ui.viewmodel import TIE, AppModel, Screen
+from companion.engine.live import TapKind
 
 
 def start(app, names=("Anna", "Ben"), layout="two", preset=None, goal=None):
@@ -28,7 +29,7 @@ def enter(app, most=0, counting=(0, 12), ten=0, two=1, xeris=None):
     app.entry.set_two(two)
     for side, n in enumerate(xeris or ()):
         for _ in range(n):
-            app.entry.step("xeri", side, 1)
+            app.entry.step(TapKind.XERI, side, 1)
     assert app.entry.save_reason() is None, app.entry.save_reason()
     app.entry.save()
     assert app.screen is Screen.SCOREBOARD
@@ -51,11 +52,11 @@ def test_a_match_needs_a_different_name_for_every_player(app):
 
 def test_live_taps_prefill_the_entry_and_are_cleared_by_save(app):
     start(app)
-    app.scoreboard.tap(0, "xeri")
-    app.scoreboard.tap(1, "jack_xeri")
-    app.scoreboard.tap(1, "xeri")
+    app.scoreboard.tap(0, TapKind.XERI)
+    app.scoreboard.tap(1, TapKind.JACK_XERI)
+    app.scoreboard.tap(1, TapKind.XERI)
     app.scoreboard.undo_tap()
-    assert app.scoreboard.seat_count(1, "xeri") == 0 and app.scoreboard.seat_count(1, "jack_xeri") == 1
+    assert app.scoreboard.seat_count(1, TapKind.XERI) == 0 and app.scoreboard.seat_count(1, TapKind.JACK_XERI) == 1
     app.scoreboard.end_hand()
     assert app.entry.draft.xeris == [1, 0] and app.entry.draft.jack_xeris == [0, 1]
     app.back()
@@ -75,7 +76,7 @@ def test_save_stays_disabled_with_the_reason_in_words(app):
     assert app.entry.save_reason() == "Say who took the 2♣."
     app.entry.set_two(1)
     for _ in range(3):
-        app.entry.step("jack_xeri", 0, 1)
+        app.entry.step(TapKind.JACK_XERI, 0, 1)
     assert app.entry.save_reason() == "3 jack xeris in one hand: four jacks allow at most 2."
     app.entry.save()
     assert app.screen is Screen.ENTRY and app.scoreboard.record.match.hands == ()
@@ -116,7 +117,7 @@ def test_a_partnership_match_seats_partners_opposite_and_passes_the_deal(app):
     assert app.scoreboard.side_names == ["Nikos & Sofia", "Eleni & Petros"]
     seats = [seat.player for seat in app.scoreboard.match.seats]
     assert seats == ["Nikos", "Eleni", "Sofia", "Petros"]
-    app.scoreboard.tap(1, "xeri")  # Eleni
+    app.scoreboard.tap(1, TapKind.XERI)  # Eleni
     enter(app, most=1, counting=(1, 11), ten=1, two=1)
     assert app.scoreboard.standing.totals == (9, 26)
     assert app.scoreboard.match.seats[app.scoreboard.standing.next_dealer].player == "Eleni"
@@ -127,10 +128,10 @@ def test_a_partnership_match_seats_partners_opposite_and_passes_the_deal(app):
 def test_the_unfinished_match_and_its_live_taps_come_back_in_a_new_session(services):
     first = AppModel(services)
     start(first)
-    first.scoreboard.tap(0, "xeri")
+    first.scoreboard.tap(0, TapKind.XERI)
     again = AppModel(services)
     assert again.scoreboard.record.id == first.scoreboard.record.id
-    assert again.scoreboard.seat_count(0, "xeri") == 1
+    assert again.scoreboard.seat_count(0, TapKind.XERI) == 1
 
 
 def test_rematch_keeps_the_sides_and_moves_the_deal_on(app):
@@ -185,8 +186,8 @@ def test_two_sessions_tapping_xeris_on_one_match_keep_both_taps(services, store)
     start(a)
     b = AppModel(services)          # a second phone opens the app on the same match
     b.scoreboard.open()
-    a.scoreboard.tap(0, "xeri")
-    b.scoreboard.tap(1, "xeri")
+    a.scoreboard.tap(0, TapKind.XERI)
+    b.scoreboard.tap(1, TapKind.XERI)
     assert store.get(a.scoreboard.record.id).live.per_side([0, 1], 2) == ((1, 1), (0, 0))
 
 
@@ -195,7 +196,7 @@ def test_a_match_deleted_by_another_session_brings_this_one_home_with_a_message(
     start(a)
     b.record.open(a.scoreboard.record.id)
     b.record.delete()
-    a.scoreboard.tap(0, "xeri")
+    a.scoreboard.tap(0, TapKind.XERI)
     assert a.screen is Screen.HOME and "could not be opened" in a.session.notice.text
 
 
@@ -254,8 +255,8 @@ def test_a_change_on_one_phone_is_announced_and_shown_on_the_other(services):
     b = AppModel(services)
     b.scoreboard.open()
     a.session.announce = lambda m: b.scoreboard.refresh(m["match"], m["replaces"])   # what the page's pub/sub does
-    a.scoreboard.tap(0, "xeri")
-    assert b.scoreboard.seat_count(0, "xeri") == 1
+    a.scoreboard.tap(0, TapKind.XERI)
+    assert b.scoreboard.seat_count(0, TapKind.XERI) == 1
     b.scoreboard.end_hand()
     a.scoreboard.end_hand()
     a.entry.set_most(0)
@@ -291,7 +292,7 @@ def test_a_tap_from_a_phone_that_still_shows_a_finished_match_is_told_not_crashe
     b = AppModel(services)
     b.scoreboard.open()
     enter(a)                                   # A's hand decides the match
-    b.scoreboard.tap(0, "xeri")                     # B still shows the hand in play
+    b.scoreboard.tap(0, TapKind.XERI)                     # B still shows the hand in play
     assert b.session.notice.tone.value == "problem"
     assert services.table.get(a.scoreboard.record.id).live.taps == ()
 
@@ -316,7 +317,7 @@ def test_back_from_the_hand_entry_keeps_what_was_typed_for_the_same_hand(app):
     app.entry.set_counting(0, 7)
     app.back()
     assert app.screen is Screen.SCOREBOARD
-    app.scoreboard.tap(1, "xeri")                       # a xeri tapped meanwhile reaches the kept form
+    app.scoreboard.tap(1, TapKind.XERI)                       # a xeri tapped meanwhile reaches the kept form
     app.scoreboard.end_hand()
     assert app.entry.draft.majority() == 1 and app.entry.draft.counting.values == [7, 13]
     assert app.entry.draft.xeris == [0, 1]
@@ -336,10 +337,10 @@ def test_a_problem_is_said_in_words_and_its_field_is_marked(app):
     start(app)
     app.scoreboard.end_hand()
     for _ in range(3):
-        app.entry.step("jack_xeri", 1, 1)
+        app.entry.step(TapKind.JACK_XERI, 1, 1)
     assert app.entry.problems_line() == "3 jack xeris in one hand: four jacks allow at most 2."
     assert app.entry.flagged("jack_xeris") == {None}
-    app.entry.step("xeri", 0, 30)                  # a second problem: said as "and 1 more"
+    app.entry.step(TapKind.XERI, 0, 30)                  # a second problem: said as "and 1 more"
     assert app.entry.problems_line().endswith("(and 1 more: tap)")
 
 

@@ -295,9 +295,9 @@ class EntryModel(ViewModel):
         self.xeris_open = True
 
     @intent
-    def step(self, kind: TapKind | str, side: int, delta: int) -> None:
+    def step(self, kind: TapKind, side: int, delta: int) -> None:
         """One more (+1) or one fewer (-1) xeri or jack xeri for a side."""
-        if TapKind(kind) is TapKind.XERI:
+        if kind is TapKind.XERI:
             self.draft.step_xeris(side, delta)
         else:
             self.draft.step_jack_xeris(side, delta)

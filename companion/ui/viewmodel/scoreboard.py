@@ -131,7 +131,7 @@ class ScoreboardModel(ViewModel):
     def taps_line(self) -> str:
         return self.tr.n("match.taps", len(self.record.live.taps))
 
-    def seat_count(self, seat: int, kind: TapKind | str) -> int:
+    def seat_count(self, seat: int, kind: TapKind) -> int:
         return self.record.live.count(seat, kind) if self.record else 0
 
     def hand_rows(self) -> list[HandRow]:
@@ -228,14 +228,14 @@ class ScoreboardModel(ViewModel):
             self.session.go(Screen.SCOREBOARD)
 
     @intent(writes=True)
-    def tap(self, seat: int, kind: TapKind | str = TapKind.XERI) -> None:
+    def tap(self, seat: int, kind: TapKind = TapKind.XERI) -> None:
         """A xeri (or jack xeri) of the player at `seat`, as it happens."""
         if not self.record:
             return
         self.record = self.services.table.tap(self.record.id, seat, kind, hand=len(self.record.match.hands))
         self._changed()
         self.flash = None
-        self.session.say(f"notice.tap.{TapKind(kind).value}", player=self.match.seats[seat].player,
+        self.session.say(f"notice.tap.{kind.value}", player=self.match.seats[seat].player,
                          n=self.record.live.count(seat, kind))
 
     @intent(writes=True)

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from ...engine.entry import InvalidHand
 from ...engine.match import MatchError, MatchOver
+from ...engine.names import PlayerError
 from ...history.cache import HistoryCache
 from ...i18n import LANGUAGES, Translator, first_spoken
 from ...net.access import Access, TableInfo
@@ -309,7 +310,7 @@ class ViewModel:
         if isinstance(exc, MatchOver):
             s.say("notice.match_over", Tone.PROBLEM)
             return True
-        if isinstance(exc, (MatchError, InvalidHand)):
+        if isinstance(exc, (MatchError, InvalidHand, PlayerError)):
             s.notice = Notice(self.tr.say(exc), Tone.PROBLEM)
             return True
         return False

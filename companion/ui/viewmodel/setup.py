@@ -8,8 +8,8 @@ from typing import Any
 
 from ...engine.limits import MAX_NAME, MAX_TARGET
 from ...engine.match import Match, MatchError, Side
+from ...engine.names import NameProblem, fit, name_key, problem_of, tidy
 from ...engine.rules import SWITCHES, Goal, RuleSet, RulesError
-from ...formats.matchfile import is_plain_text
 from ...formats.presets import preset, preset_names
 from ...i18n import Translator
 from ...i18n.explain import goal_text
@@ -31,11 +31,6 @@ MAX_HANDS_GOAL = 99
 """The longest agreed number of hands the form offers."""
 KEPT_TYPING = 4 * MAX_NAME
 """What the form keeps of a name being typed: enough to say it is too long, never a pasted book."""
-
-
-def fit(name: str) -> str:
-    """A name cut to `MAX_NAME` characters (a made-up team name of two long player names)."""
-    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
 
 
 @dataclass
@@ -95,7 +90,7 @@ class MatchForm:
         return rules.goal if rules.goal.is_race else Goal(target=151, extension=251)
 
     def player_names(self) -> list[str]:
-        return [n.strip() for n in self.names[: self.seats]]
+        return [tidy(n) for n in self.names[: self.seats]]
 
     def sides(self, tr: Translator) -> list[Side]:
         names = self.player_names()
@@ -103,7 +98,7 @@ class MatchForm:
             out = []
             for team in range(2):
                 a, b = names[2 * team], names[2 * team + 1]
-                title = self.team_names[team].strip() or fit(tr("setup.team_default", a=a, b=b))
+                title = tidy(self.team_names[team]) or fit(tr("setup.team_default", a=a, b=b))
                 out.append(Side(title, (a, b)))
             return out
         return [Side(n) for n in names]
@@ -114,21 +109,21 @@ class MatchForm:
 
     def team_titles(self) -> list[str]:
         """The team names typed (partnerships), as they will be used."""
-        return [t.strip() for t in self.team_names] if self.layout == "partners" else []
+        return [tidy(t) for t in self.team_names] if self.layout == "partners" else []
 
     def missing(self) -> list[str]:
         """i18n keys of what is still needed before the match can start (each takes `max`: `MAX_NAME`)."""
         names = self.player_names()
         teams = [t for t in self.team_titles() if t]
+        problems = {problem_of(n) for n in names} | {problem_of(t) for t in teams}
         out = []
-        if any(not n for n in names):
+        if NameProblem.EMPTY in problems:
             out.append("setup.missing.names")
-        elif any(len(n) > MAX_NAME for n in names + teams):
+        elif NameProblem.TOO_LONG in problems:
             out.append("setup.missing.name_long")
-        elif not all(is_plain_text(n) for n in names + teams):
+        elif NameProblem.NOT_TEXT in problems:
             out.append("setup.missing.name_text")
-        elif (len({" ".join(n.split()).casefold() for n in names}) < len(names)
-              or len({" ".join(t.split()).casefold() for t in teams}) < len(teams)):
+        elif len({name_key(n) for n in names}) < len(names) or len({name_key(t) for t in teams}) < len(teams):
             out.append("setup.missing.distinct")
         if self.goal_kind == "hands" and not 1 <= self.hands <= MAX_HANDS_GOAL:
             out.append("setup.missing.hands")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..viewmodel import TIE, AppModel, Tone
+from ..viewmodel import TIE, AppModel, TapKind, Tone
 from .common import Frame, Status
 from .palette import Palette, palette
 from .theme import text_style
@@ -143,10 +143,10 @@ def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
             ft.Text(("⚠ " if bad else "") + names[i], size=15, weight=ft.FontWeight.W_700,
                     color=ft.Colors.ERROR if bad else p.sides[i], expand=True, max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS),
-            stepper(d.xeris[i], lambda _e=None, i=i: m.step("xeri", i, -1), lambda _e=None, i=i: m.step("xeri", i, 1),
+            stepper(d.xeris[i], lambda _e=None, i=i: m.step(TapKind.XERI, i, -1), lambda _e=None, i=i: m.step(TapKind.XERI, i, 1),
                     f"xeris-{i}", tr("entry.xeris_of", side=names[i])),
-            stepper(d.jack_xeris[i], lambda _e=None, i=i: m.step("jack_xeri", i, -1),
-                    lambda _e=None, i=i: m.step("jack_xeri", i, 1), f"jack-xeris-{i}",
+            stepper(d.jack_xeris[i], lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, -1),
+                    lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, 1), f"jack-xeris-{i}",
                     tr("entry.jack_xeris_of", side=names[i])),
         ], spacing=4))
     return section(tr("entry.xeris"), *rows, note=tr("entry.xeris_note"), ident="section-xeris", spacing=2)

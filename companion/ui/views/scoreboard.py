@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..viewmodel import AppModel
+from ..viewmodel import AppModel, TapKind
 from .common import Frame, Status, breakdown_table, watching
 from .palette import Palette, palette
 from .theme import text_style
@@ -109,14 +109,14 @@ def live_panel(vm: AppModel, p: Palette) -> ft.Control:
             ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=color, width=76, max_lines=2,
                     overflow=ft.TextOverflow.ELLIPSIS),
             labelled(ft.FilledButton(f"{tr('match.xeri')}  {seat.xeris}",
-                                     on_click=lambda _e=None, i=seat.seat: table.tap(i, "xeri"),
+                                     on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
                                      height=52, expand=True,
                                      style=ft.ButtonStyle(bgcolor=color, color=p.on_sides, text_style=text,
                                                           padding=ft.Padding.symmetric(horizontal=6),
                                                           shape=ft.RoundedRectangleBorder(radius=12))),
                      f"xeri-{seat.seat}", seat.xeri_label),
             labelled(ft.OutlinedButton(f"{tr('match.jack_xeri')}  {seat.jack_xeris}",
-                                       on_click=lambda _e=None, i=seat.seat: table.tap(i, "jack_xeri"),
+                                       on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.JACK_XERI),
                                        height=52, expand=True,
                                        style=ft.ButtonStyle(side=ft.BorderSide(2, color), color=color, text_style=text,
                                                             padding=ft.Padding.symmetric(horizontal=6),
