@@ -6,7 +6,7 @@ import random
 import statistics
 import time
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 from companion.engine import (DECK, TEN_OF_DIAMONDS, Goal, HandEntry, Match, Rank, RuleSet, Side, record_hand,
                               score_hand, standing)

@@ -22,9 +22,10 @@ import shutil
 import statistics
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 from pathlib import Path
-from typing import Callable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable
 
 from companion.engine import Goal, Match, Side
 from companion.formats.presets import preset
@@ -62,7 +63,7 @@ class Clock:
     """The store's clock: one evening per match, from 2023 on."""
 
     def __init__(self) -> None:
-        self.now = datetime(2023, 1, 1, 19, 0, tzinfo=timezone.utc)
+        self.now = datetime(2023, 1, 1, 19, 0, tzinfo=UTC)
 
     def __call__(self) -> str:
         return self.now.isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -10,7 +10,7 @@ import random
 import statistics
 import time
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 from companion.engine import Goal, HandEntry, Match, Side, validate_hand
 from companion.formats.presets import preset

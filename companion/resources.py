@@ -9,7 +9,7 @@ project folder read `data/` itself. See docs/decisions.md ("Shipped data").
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -36,7 +36,7 @@ def data_root() -> Traversable:
     return CHECKOUT_DATA
 
 
-@lru_cache(maxsize=None)
+@cache
 def shipped(folder: str) -> tuple[str, ...]:
     """The names of the JSON files shipped in `data/<folder>/` (without `.json`), sorted: whatever files
     the folder holds."""

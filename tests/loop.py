@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from typing import Any, Awaitable
+from typing import Any
+from collections.abc import Awaitable
 
 
 def run(coroutine: Awaitable[Any]) -> Any:

@@ -6,7 +6,8 @@ import dataclasses
 import enum
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from .cards import DECK_SIZE, Card, Rank, TEN_OF_DIAMONDS
 from .messages import Message, SaidError, Says

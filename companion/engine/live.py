@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
-from typing import Sequence
+from collections.abc import Sequence
 
 from .limits import shown
 

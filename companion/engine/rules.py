@@ -6,7 +6,8 @@ import enum
 from functools import cached_property
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 from .cards import DECK, Card, Rank, TEN_OF_DIAMONDS, parse_card, parse_rank
 from .limits import MAX_HANDS, MAX_POINTS, MAX_STEP, MAX_TARGET, is_whole, shown, within

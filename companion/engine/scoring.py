@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
 
 from .cards import TEN_OF_DIAMONDS, Card
 from .entry import HandEntry, check_hand

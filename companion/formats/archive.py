@@ -6,9 +6,10 @@ import io
 import zipfile
 import zlib
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import Any, BinaryIO
+from collections.abc import Callable, Iterable, Iterator
 
 from .matchfile import MAX_FILE_CHARS, MatchFileError, size
 from ..engine.messages import SaidError, Says
@@ -88,7 +89,7 @@ def export_archive(library: Any, folder: Path, now: datetime | None = None, data
     """Write the archive (`data`, when already made) into `folder` and return its path."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    stamp = (now or datetime.now(timezone.utc)).strftime("%Y%m%d-%H%M%S")
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
     path = folder / f"xeri-history-{stamp}.zip"
     tmp = path.with_suffix(".zip.tmp")
     tmp.write_bytes(archive_bytes(library, tr) if data is None else data)

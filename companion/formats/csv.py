@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..history.stats import ScoredMatch, score_history
 from ..i18n import ENGLISH, Translator

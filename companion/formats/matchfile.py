@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine.cards import DECK_SIZE, CardError, parse_card
 from ..engine.entry import HandEntry, HandError, InvalidHand

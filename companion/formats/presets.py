@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
-from typing import Any, Mapping
+from functools import cache
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine.limits import shown
 from ..engine.messages import Says
@@ -30,7 +31,7 @@ LANGUAGE_FIRST = {"tr": "pisti", "ko": "partnership"}
 relative; the Korean rule text is the four-player partnership game (see docs/decisions.md)."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _found() -> tuple[str, ...]:
     found = shipped("rules")
     return tuple(n for n in ORDER if n in found) + tuple(n for n in found if n not in ORDER)
@@ -43,7 +44,7 @@ def preset_names(lang: str | None = None) -> tuple[str, ...]:
     return (first, *(n for n in names if n != first)) if first in names else names
 
 
-@lru_cache(maxsize=None)
+@cache
 def preset(name: str) -> RuleSet:
     """The preset called `name`; `RulesError` names the known ones when there is none."""
     # Only the shipped names reach the file system: a name from a file may be anything (a path, a NUL).

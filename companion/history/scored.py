@@ -9,8 +9,8 @@ or the app's `HistoryCache`, scores once and passes the scored history around.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Iterable
+from datetime import datetime, UTC
+from collections.abc import Iterable
 
 from ..engine.live import TapKind
 from ..engine.match import Match, Status, standing
@@ -33,7 +33,7 @@ def _parse_time(text: str, record_id: str) -> datetime:
     except (TypeError, ValueError):
         raise ValueError(f"match {record_id}: {text!r} is not an ISO 8601 timestamp") from None
     # Records are written in UTC; a timestamp without a zone is read as UTC so that all compare.
-    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,8 @@ adding the figures up is then a few milliseconds for a thousand matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, NamedTuple
+from typing import NamedTuple
+from collections.abc import Iterable
 
 from ..engine.match import Match, Status, standing
 from ..service.records import MatchRecord

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, cache
 
 from ..engine.messages import Message, english, fill, said
 from ..resources import read_shipped, shipped
@@ -38,7 +38,7 @@ def first_spoken(wanted, fallback: str = DEFAULT_LANGUAGE) -> str:
     return next((code for code in wanted if code in LANGUAGES), fallback)
 
 
-@lru_cache(maxsize=None)
+@cache
 def catalog(lang: str) -> dict[str, str]:
     """The catalog of `lang` (key → template)."""
     if lang not in LANGUAGES or lang not in shipped("i18n"):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
-from functools import lru_cache
+from functools import cache
 
 _ONE_IS_1 = frozenset({"en", "el", "tr"})
 """CLDR's cardinal rule for these languages' whole numbers: `one` for 1, `other` for the rest."""
@@ -24,7 +24,7 @@ def plural_category(n: int, lang: str) -> str:
     return _plural_form(lang)(n)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plural_form(lang: str):
     from babel.core import Locale
 

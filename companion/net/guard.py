@@ -6,7 +6,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any
+from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qsl, urlencode
 
 from .access import CURRENT, WANTED_LANGUAGES, TableCode, wanted_languages

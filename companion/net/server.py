@@ -7,7 +7,8 @@ import errno
 import signal
 import socket
 import sys
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .access import CURRENT, WANTED_LANGUAGES, Access, TableCode
 from .guard import Guard

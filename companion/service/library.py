@@ -6,7 +6,8 @@ from __future__ import annotations
 import enum
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ..engine.match import standing
 from ..formats.matchfile import dumps, fingerprint, match_from_dict, parse

@@ -7,7 +7,8 @@ import enum
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
+from collections.abc import Mapping
 
 from ..engine.entry import HandEntry
 from ..engine.live import LiveHand, Tap

@@ -6,8 +6,8 @@ from __future__ import annotations
 import threading
 import uuid
 from dataclasses import replace
-from datetime import datetime, timezone
-from typing import Callable
+from datetime import datetime, UTC
+from collections.abc import Callable
 
 from ..engine.entry import HandEntry
 from ..engine.live import LiveHand, TapKind
@@ -19,7 +19,7 @@ from .records import MatchRecord, Revision, TrailAction, TrailEntry
 
 def utc_now() -> str:
     """Now, as ISO 8601 in UTC with milliseconds: `2025-03-01T20:15:42.123Z`."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def new_id() -> str:

@@ -7,7 +7,8 @@ import json
 import re
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Any, Mapping, Sequence
+from typing import Any
+from collections.abc import Mapping, Sequence
 
 from ..engine.limits import shown
 from ..engine.live import LiveHand, Tap

@@ -8,7 +8,8 @@ import secrets
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 from tinydb.storages import Storage
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 
 def bucket_of(match_id: str) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import logging
 import unicodedata
 import uuid
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from tinydb import Query
 from tinydb.table import Document

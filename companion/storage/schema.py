@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping
+from typing import Any
+from collections.abc import Callable, Mapping
 
 SCHEMA = 1
 """The schema version this app writes; every stored document carries it as `"schema"`."""

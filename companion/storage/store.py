@@ -13,7 +13,8 @@ import os
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any
+from collections.abc import Callable, Iterator, Mapping
 
 from filelock import FileLock, Timeout
 from tinydb.table import Document

@@ -44,7 +44,7 @@ class AppServer:
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
 
-    def start(self) -> "AppServer":
+    def start(self) -> AppServer:
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"},
                "LANG": "C.UTF-8", "XERI_DATA_DIR": str(self.data_dir), "XERI_TEST_HOOKS": "1",
                "XERI_FLASH_SECONDS": str(FLASH_SECONDS)}
@@ -62,7 +62,7 @@ class AppServer:
                 time.sleep(0.2)
         raise RuntimeError(f"the app did not start: {self.log.read_text()}")
 
-    def restart(self) -> "AppServer":
+    def restart(self) -> AppServer:
         """Stop the app as a crash would (SIGKILL) and start it again on the same data folder."""
         if self.proc and self.proc.poll() is None:
             self.proc.kill()

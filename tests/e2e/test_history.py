@@ -21,6 +21,7 @@ from companion.storage import Store
 
 from .conftest import AppServer
 from tests.play import play, books
+from datetime import UTC
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -274,8 +275,8 @@ def test_a_player_page_in_greek_says_plurals_and_decimals_as_greek_does(app, see
     app.see("1 νίκη · 1 ήττα · 0 ισοπαλίες")         # head to head with Ben: one of each, CLDR plurals
     points = app.text_of("stat-points")
     assert "," in points and "." not in points.split(":")[-1], points   # a decimal comma: 22,33
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from companion.i18n.fmt import month_year
 
-    app.see(month_year(datetime.now(timezone.utc).date(), "el"))   # a month's name ("Δεκ 2026"), not "26-12"
+    app.see(month_year(datetime.now(UTC).date(), "el"))   # a month's name ("Δεκ 2026"), not "26-12"

@@ -73,7 +73,7 @@ class StaticServer:
         self.origin = f"http://127.0.0.1:{self.port}"
         self.url = f"{self.origin}/?hooks=1&flash=2"
 
-    def start(self) -> "StaticServer":
+    def start(self) -> StaticServer:
         self.proc = subprocess.Popen([sys.executable, "-m", "http.server", "--bind", "127.0.0.1", str(self.port),
                                       "-d", str(self.root)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         for _ in range(200):

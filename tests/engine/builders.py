@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from companion.engine import DECK, Card, Goal, HandEntry, Match, RuleSet, Side, parse_card
 from companion.formats.presets import preset

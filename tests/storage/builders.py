@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, UTC
 
 from companion.engine import Goal, HandEntry, Match, Side, record_hand, score_hand
 from companion.formats.presets import preset
@@ -48,7 +48,7 @@ class Clock:
     """A clock for the store that moves one second each time it is read."""
 
     def __init__(self, start: str = "2025-03-01T20:00:00"):
-        self.now = datetime.fromisoformat(start).replace(tzinfo=timezone.utc)
+        self.now = datetime.fromisoformat(start).replace(tzinfo=UTC)
 
     def __call__(self) -> str:
         self.now += timedelta(seconds=1)

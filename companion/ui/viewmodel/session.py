@@ -7,7 +7,8 @@ from __future__ import annotations
 import enum
 import functools
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ...engine.entry import InvalidHand
 from ...engine.match import MatchError, MatchOver
@@ -255,7 +256,7 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
                 session.say("notice.read_only", Tone.PROBLEM)
                 return None
             return method(self, *args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - each kind is told in words; the unknown ones re-raise
+        except Exception as exc:
             if not self.recover(exc):
                 raise
         finally:

@@ -3,7 +3,7 @@ they import no engine, storage, presets or statistics (a test checks)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..viewmodel import AppModel, Screen
 from .entry import entry

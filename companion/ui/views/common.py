@@ -8,7 +8,7 @@ are said in the strip (two lines; a tap shows them in full), and questions open 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 import flet as ft
 

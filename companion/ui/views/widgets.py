@@ -6,7 +6,8 @@ Colours that depend on the theme come from the `Palette` the screen passes in.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import flet as ft
 
