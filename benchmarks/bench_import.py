@@ -17,7 +17,6 @@ import zipfile
 from pathlib import Path
 
 from companion.engine import Goal, Match, Side, record_hand
-from companion.formats.archive import import_files
 from companion.formats.matchfile import dumps
 from companion.formats.presets import preset
 from companion.service import Services
@@ -50,9 +49,9 @@ def history_zip(count: int) -> bytes:
 def time_import(data: bytes) -> float:
     with tempfile.TemporaryDirectory(prefix="xeri-bench-import-") as tmp:
         with Store(Path(tmp) / "data") as store:
-            library = Services.over(store).library
+            backups = Services.over(store).backups
             started = time.perf_counter()
-            report = import_files(library, [("history.zip", data)])
+            report = backups.import_files([("history.zip", data)])
             elapsed = time.perf_counter() - started
             assert len(report.imported) == len(store.list_matches()) and not report.failed, report.failed[:3]
     return elapsed

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from companion.engine import Goal, HandEntry, Match, Side, validate_hand
 from companion.formats.presets import preset
-from companion.service.records import MatchRecord
+from companion.records import MatchRecord
 from companion.history.stats import player_stats, score_history
 
 HANDS = 10

@@ -11,7 +11,7 @@ from pathlib import Path
 from companion.engine import Goal, HandEntry, Match, Side, record_hand
 from companion.formats.presets import preset
 from companion.service import Services
-from companion.service.records import MatchRecord
+from companion.records import MatchRecord
 from companion.storage import AtomicJSONStorage, Store
 from companion.storage.documents import record_to_doc
 from companion.engine.live import TapKind

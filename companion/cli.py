@@ -54,30 +54,30 @@ def store_command(command: str, paths: list[str], out: str | None, lang: str = "
 
     What it says is in `lang`; a storage fault is told in the storage's own (English) words.
     """
-    from .formats.archive import export_archive, import_paths
-    from .service import DiskFault, Services, StorageError
-    from .storage import Store
+    from . import bootstrap
+    from .service import DiskFault, StorageError
 
     tr = Translator(lang)
     try:
-        store = Store()
+        parts = bootstrap.build(bootstrap.open_folder())
     except StorageError as exc:  # held by another app, or a folder the disk refuses
         print(exc, file=sys.stderr)
         return 2
-    with store:
-        library = Services.over(store).library
+    with parts:
+        library, backups = parts.services.library, parts.services.backups
         if command == "export":
+            folder = Path(out) if out else (library.folder or Path.cwd()) / "exports"
             try:
-                path = export_archive(library, Path(out) if out else store.folder / "exports", tr=tr)
+                path = backups.export(folder, tr=tr)
             except OSError as exc:
-                print(DiskFault("write the export", Path(out) if out else store.folder, exc), file=sys.stderr)
+                print(DiskFault("write the export", folder, exc), file=sys.stderr)
                 return 2
             except StorageError as exc:
                 print(tr("cli.export.failed", reason=str(exc)), file=sys.stderr)
                 return 2
             print(tr.n("cli.export.done", len(library.matches()), path=str(path)))
             return 0
-        report = import_paths(library, [Path(p) for p in paths])
+        report = backups.import_paths([Path(p) for p in paths])
         for name in report.imported:
             if name in report.differed:
                 print(tr("cli.import.differed", name=name))
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("export", "import"):
         return store_command(args.command, getattr(args, "files", []), getattr(args, "out", None),
                              getattr(args, "lang", "en"))
-    from .ui.app import serve  # flet loads only when the app runs
+    from .ui.served import serve  # flet loads only when the app runs
 
     return serve(host=args.host, port=args.port, open_browser=not args.no_browser, desktop=args.desktop)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.engine import LiveHand
-from companion.service import Library, Services, Table
+from companion.service import Backups, Library, Services, Table
 
 
 def play(storage) -> Table:
@@ -16,6 +16,11 @@ def play(storage) -> Table:
 def books(storage) -> Library:
     """The library (history, import, export, players, settings) over `storage`."""
     return Services.over(storage).library
+
+
+def backups(storage) -> Backups:
+    """Backups (all history out as one zip, match files and zips in) over `storage`."""
+    return Services.over(storage).backups
 
 
 def keep_live(storage, match_id: str, live: LiveHand):

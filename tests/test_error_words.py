@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import companion.formats.archive as archive
+from companion.service import Backups
 from companion.engine import Goal, HandEntry, Match, RuleSet, RulesError, Side, parse_card
 from companion.engine.match import MatchOver, standing
 from companion.engine.messages import Message, SaidError, Says
@@ -197,7 +198,7 @@ class Library:
 
 
 def refused_import(files) -> SaidError:
-    report = archive.import_files(Library(), files)
+    report = Backups(Library()).import_files(files)
     assert report.imported == [] and len(report.failed) == 1
     return report.failed[0][1]
 

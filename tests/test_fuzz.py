@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from companion.engine.live import TapKind
 from companion.engine import Match
-from companion.formats.archive import import_files
 from companion.formats.matchfile import MatchFileError, loads, match_to_dict
 from companion.formats.presets import preset_names
 from companion.formats.sheet import sheet_json, sheet_text
@@ -163,7 +162,7 @@ def test_any_match_file_scores_or_is_refused_in_words(text):
 @given(texts=st.lists(match_file_texts(), min_size=1, max_size=4))
 def test_any_match_files_imported_are_stored_or_reported(services, texts):
     before = len(services.library.matches())
-    report = bounded(lambda: import_files(services.library, [(f"f{i}.json", t.encode("utf-8", "surrogatepass"))
+    report = bounded(lambda: services.backups.import_files([(f"f{i}.json", t.encode("utf-8", "surrogatepass"))
                                                              for i, t in enumerate(texts)]))
     assert report.stopped is None
     assert len(report.imported) + len(report.skipped) + len(report.failed) == len(texts)

@@ -1,20 +1,17 @@
-"""Backups: all history as one zip of match files plus a CSV, and importing match files or such a zip."""
+"""History zips and match files as bytes: reading every match file out of files and zips with bounded work
+and memory, and writing a zip. What is stored and how is the service's (`service.backups`)."""
 
 from __future__ import annotations
 
 import io
 import zipfile
 import zlib
-from dataclasses import dataclass, field
-from datetime import datetime, UTC
-from pathlib import Path
-from typing import Any, BinaryIO
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO
 
-from .matchfile import MAX_FILE_CHARS, MatchFileError, size
 from ..engine.messages import SaidError, Says
-from ..i18n import ENGLISH, Translator
-from .csv import history_csv
+from .matchfile import MAX_FILE_CHARS, size
 
 MAX_ENTRY_BYTES = MAX_FILE_CHARS
 """The largest match file read from a zip or a file: no real one comes near (see `MAX_FILE_CHARS`)."""
@@ -27,21 +24,6 @@ Source = bytes | Path
 """A file to import: its content (from the browser), or its path (from the command line)."""
 Progress = Callable[[int, int], None]
 """Told (match files done, match files in all) as an import goes on."""
-
-
-@dataclass
-class ImportReport:
-    """What an import did: matches stored, matches already there, files that could not be read, matches
-    stored as new because another match had their id, and the storage fault that stopped it, if one did."""
-
-    imported: list[str] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)
-    failed: list[tuple[str, SaidError]] = field(default_factory=list)
-    """Each file (or zip entry) not imported, with why: `str()` says it in English, `Translator.say` in any."""
-    differed: list[str] = field(default_factory=list)
-    """Stored as new matches: a stored match had the file's id but other content (also in `imported`)."""
-    stopped: Exception | None = None
-    """The error that stopped the import (a full disk: a `StorageError`); what came before it is stored."""
 
 
 class ArchiveSays(Says):
@@ -66,35 +48,18 @@ def _slug(text: str) -> str:
     return "-".join(part for part in keep.split("-") if part)[:40] or "match"
 
 
-def archive_bytes(library: Any, tr: Translator = ENGLISH) -> bytes:
-    """A zip of every stored match as a match file, plus `history.csv` of the finished ones (its header in
-    the words of `tr`).
+def archive_name(created: str, sides: Iterable[str], match_id: str) -> str:
+    """The name of a match's file inside a history zip: its date, its sides and the start of its id."""
+    return f"matches/{created[:10]}-{_slug('-'.join(sides))}-{match_id[:8]}.json"
 
-    `library` is the service's `Library` (anything with `matches`, `export_match` and `get`).
-    """
+
+def zip_bytes(files: Iterable[tuple[str, str]]) -> bytes:
+    """A zip (deflated) of the given (name, text) files, in that order, each as UTF-8."""
     buffer = io.BytesIO()
-    records = []
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
-        for summary in sorted(library.matches(), key=lambda s: s.created):
-            text = library.export_match(summary.id)
-            name = f"{summary.created[:10]}-{_slug('-'.join(summary.sides))}-{summary.id[:8]}.json"
-            zf.writestr(f"matches/{name}", text)
-            records.append(library.get(summary.id))
-        zf.writestr("history.csv", history_csv(records, tr))
+        for name, text in files:
+            zf.writestr(name, text)
     return buffer.getvalue()
-
-
-def export_archive(library: Any, folder: Path, now: datetime | None = None, data: bytes | None = None,
-                   tr: Translator = ENGLISH) -> Path:
-    """Write the archive (`data`, when already made) into `folder` and return its path."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-    path = folder / f"xeri-history-{stamp}.zip"
-    tmp = path.with_suffix(".zip.tmp")
-    tmp.write_bytes(archive_bytes(library, tr) if data is None else data)
-    tmp.replace(path)
-    return path
 
 
 def _open(source: Source) -> BinaryIO:
@@ -174,50 +139,23 @@ def _texts(name: str, source: Source) -> Iterator[tuple[str, str | _Refused]]:
         yield name, _Refused(ArchiveSays.UNREADABLE, detail=exc.strerror or str(exc))
 
 
-def import_files(library: Any, files: Iterable[tuple[str, Source]], progress: Progress | None = None) -> ImportReport:
-    """Import match files and archives given as (name, content or path) into the `Library`.
-
-    A match already stored is skipped, a file that cannot be read is reported and the others still
-    imported. The storage writes its index and players once for the whole import (`Library.batch`), so
-    the time grows with the number of matches, not its square. `progress(done, total)` is told after
-    every match file. An error that is not a file's (a storage error: a full disk) stops the import and
-    is kept in `stopped`, for the caller to tell (or to raise, when it is a bug); what came before it stays.
-    """
-    files = list(files)
-    total = sum(_count(name, source) for name, source in files)
-    report = ImportReport()
-    done = 0
-    try:
-        with library.batch():
-            for file_name, source in files:
-                for name, text in _texts(file_name, source):
-                    done += 1
-                    if isinstance(text, _Refused):
-                        report.failed.append((name, text))
-                    else:
-                        _import_one(library, name, text, report)
-                    if progress is not None:
-                        progress(min(done, total), total)
-    except Exception as exc:  # noqa: BLE001 - handed to the caller in `stopped`, never dropped
-        report.stopped = exc
-    return report
+def count_match_files(files: Iterable[tuple[str, Source]]) -> int:
+    """How many match files the sources hold in all (a zip counts its `.json` entries, anything else 1)."""
+    return sum(_count(name, source) for name, source in files)
 
 
-def _import_one(library: Any, name: str, text: str, report: ImportReport) -> None:
-    try:
-        done = library.import_match(text)
-    except MatchFileError as exc:
-        report.failed.append((name, exc))
-        return
-    if done.arrival == "known":
-        report.skipped.append(name)
-        return
-    report.imported.append(name)
-    if done.arrival == "differed":
-        report.differed.append(name)
+def match_texts(files: Iterable[tuple[str, Source]]) -> Iterator[tuple[str, str | Refused]]:
+    """Every match file in the sources, one at a time, as (where, text): a file itself, or each `.json`
+    entry of a zip (`zip name:entry name`). A part that cannot be read comes as a `Refused` saying why, in
+    place of its text; only one entry is held in memory at a time."""
+    for name, source in files:
+        yield from _texts(name, source)
 
 
-def import_paths(library: Any, paths: Iterable[Path], progress: Progress | None = None) -> ImportReport:
-    """`import_files` for files on disk, read as they are imported (a zip is never read whole)."""
-    paths = [Path(p) for p in paths]
-    return import_files(library, [(path.name if path.exists() else str(path), path) for path in paths], progress)
+def sources(paths: Iterable[Path]) -> list[tuple[str, Source]]:
+    """Files on disk as sources to read, named by their file name (their path when they are not there)."""
+    return [(path.name if path.exists() else str(path), path) for path in (Path(p) for p in paths)]
+
+
+Refused = _Refused
+"""One file or zip entry that is not read, and why (a `SaidError`)."""

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from ..engine.live import TapKind
 from ..engine.match import Match, Status, standing
 from ..engine.scoring import HandScore, Item, Note
-from ..service.records import MatchRecord
+from ..records import MatchRecord
 
 __all__ = ["SideFigures", "ScoredMatch", "is_history", "score_record", "score_history", "scored", "player_names"]
 

@@ -26,7 +26,7 @@ from typing import NamedTuple
 from collections.abc import Iterable
 
 from ..engine.match import Match, Status, standing
-from ..service.records import MatchRecord
+from ..records import MatchRecord
 from .scored import ScoredMatch, SideFigures, is_history, player_names, score_history, score_record, scored
 
 __all__ = [

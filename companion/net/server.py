@@ -33,31 +33,23 @@ def page_access(page: Any) -> Access:
 
 
 def page_languages(page: Any) -> tuple[str, ...]:
-    """The languages the page's browser asks for, best first; without a browser (the desktop window, a phone
-    build), the system's language."""
-    found = page.session.store.get(LANGUAGES_KEY) or WANTED_LANGUAGES.get()
-    if found:
-        return tuple(found)
-    from ..i18n import system_language
-
-    system = system_language()
-    return (system,) if system else ()
+    """The languages the page's browser asks for (its Accept-Language), best first; empty without a browser
+    (the desktop window, a phone build)."""
+    return tuple(page.session.store.get(LANGUAGES_KEY) or WANTED_LANGUAGES.get() or ())
 
 
-def watch_access(page: Any, changed: Callable[[Access], Any]) -> None:
-    """Call `changed(access)` when this session comes back on a new WebSocket with other rights.
+def connection_access(page: Any) -> Access | None:
+    """On a page's new connection (`page.on_connect`): its access, when it differs from the session's.
 
     The web client keeps its session id for the tab; after a reload (a watching tab opening the join
     link) it re-attaches to the same session: `before_main` and `main` do not run again, only
     `page.on_connect`, in a task of the new connection, where `CURRENT` holds the new connection's access.
     """
-    async def on_connect(_event: Any) -> None:
-        access = CURRENT.get()
-        if access != page.session.store.get(ACCESS_KEY):
-            page.session.store.set(ACCESS_KEY, access)
-            changed(access)
-
-    page.on_connect = on_connect
+    access = CURRENT.get()
+    if access == page.session.store.get(ACCESS_KEY):
+        return None
+    page.session.store.set(ACCESS_KEY, access)
+    return Access(access)
 
 
 def _recording(before_main: Callable | None) -> Callable:

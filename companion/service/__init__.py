@@ -1,39 +1,47 @@
 """The service step between storage and the engine: load a match, let the engine change it, save it.
 
 `Table` owns the matches in play (every decision a write makes: finished, live taps cleared, taken up
-again, the revision guard); `Library` the stored matches as a whole, players and settings. Both reach
-storage only through the `MatchStorage` protocol of `ports`, and never import flet or tinydb.
+again, the revision guard); `Library` the stored matches as a whole, players and settings; `Backups` all
+history out as one zip and match files back in. They reach storage only through the `MatchStorage`
+protocol of `ports`, and never import flet or tinydb. The screens reach the data only through them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..clock import Clock, IdMaker, new_id, utc_now
 from ..engine.names import PlayerError
+from ..records import DamagedFile, MatchRecord, MatchSummary, Player, Revision, TrailAction, TrailEntry
+from .backups import Backups, ImportReport
 from .library import Arrival, Imported, Library
-from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer,
-                    StorageError, StoreClosed, StoreLocked)
-from .records import DamagedFile, MatchRecord, MatchSummary, Player, Revision, TrailAction, TrailEntry
-from .table import StaleWrite, Table, new_id, utc_now
+from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer, StorageError,
+                    StoreClosed, StoreLocked)
+from .table import StaleWrite, Table
 
 
 @dataclass(frozen=True)
 class Services:
-    """What the app's screens reach storage through: the matches in play and the library."""
+    """Every use case of the app, over one storage backend: the matches in play, the library, backups.
+
+    Built once per process by `companion.bootstrap`; the view models and the command line use only these.
+    """
 
     table: Table
     library: Library
-    storage: MatchStorage
+    backups: Backups
 
     @classmethod
-    def over(cls, storage: MatchStorage) -> Services:
-        """The services over one storage backend, on the backend's clock when it has one."""
-        clock = getattr(storage, "clock", utc_now)
-        return cls(Table(storage, clock), Library(storage, clock), storage)
+    def over(cls, storage: MatchStorage, clock: Clock | None = None, make_id: IdMaker = new_id) -> Services:
+        """The services over one storage backend, on `clock` (else the backend's, else the system's)."""
+        clock = clock or getattr(storage, "clock", None) or utc_now
+        library = Library(storage, clock, make_id)
+        return cls(Table(storage, clock, make_id), library, Backups(library))
 
 
 __all__ = [
-    "Arrival", "Imported", "Library", "DamagedMatch", "DiskFault", "Fault", "MatchStorage", "NoSuchMatch", "NoSuchPlayer", "PlayerError",
-    "StorageError", "StoreClosed", "StoreLocked", "DamagedFile", "MatchRecord", "MatchSummary", "Player",
-    "Revision", "TrailAction", "TrailEntry", "StaleWrite", "Table", "Services", "new_id", "utc_now",
+    "Arrival", "Backups", "DamagedFile", "DamagedMatch", "DiskFault", "Fault", "ImportReport", "Imported", "Library",
+    "MatchRecord", "MatchStorage", "MatchSummary", "NoSuchMatch", "NoSuchPlayer", "Player", "PlayerError", "Revision",
+    "Services", "StaleWrite", "StorageError", "StoreClosed", "StoreLocked", "Table", "TrailAction", "TrailEntry",
+    "new_id", "utc_now",
 ]

@@ -6,14 +6,15 @@ from __future__ import annotations
 import enum
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
 from ..engine.match import standing
 from ..formats.matchfile import dumps, fingerprint, match_from_dict, parse
 from .ports import DamagedMatch, MatchStorage
-from .records import MatchRecord, MatchSummary, Player, is_time
-from .table import new_id, utc_now
+from ..records import DamagedFile, MatchRecord, MatchSummary, Player, is_time
+from ..clock import new_id, utc_now
 
 
 class Arrival(enum.StrEnum):
@@ -44,6 +45,16 @@ class Library:
         self.storage = storage
         self._clock = clock
         self._make_id = make_id
+
+    # --- where the data is ----------------------------------------------------------------------------
+    @property
+    def folder(self) -> Path | None:
+        """The data folder, when it is one a person can find on this device (None in a browser tab)."""
+        return self.storage.folder
+
+    def damaged(self) -> list[DamagedFile]:
+        """Files found damaged and set aside (kept, never deleted), for the app to tell."""
+        return list(self.storage.damaged)
 
     # --- the history ---------------------------------------------------------------------------------
     def matches(self) -> list[MatchSummary]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.match import Standing
-from .records import DamagedFile, MatchRecord, MatchSummary, Player
+from ..records import DamagedFile, MatchRecord, MatchSummary, Player
 
 
 class StorageError(RuntimeError):

@@ -4,27 +4,16 @@ through here, guarded by the revision the screen showed, so a stale phone cannot
 from __future__ import annotations
 
 import threading
-import uuid
-from dataclasses import replace
-from datetime import datetime, UTC
 from collections.abc import Callable
+from dataclasses import replace
 
 from ..engine.entry import HandEntry
 from ..engine.live import LiveHand, TapKind
 from ..engine.match import Match, MatchError, MatchOver, Standing, edit_hand, record_hand, standing, undo_hand
 from ..engine.messages import Says
+from ..clock import new_id, utc_now
+from ..records import MatchRecord, Revision, TrailAction, TrailEntry
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch
-from .records import MatchRecord, Revision, TrailAction, TrailEntry
-
-
-def utc_now() -> str:
-    """Now, as ISO 8601 in UTC with milliseconds: `2025-03-01T20:15:42.123Z`."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def new_id() -> str:
-    """A new match id: a UUID4 as 32 hex digits."""
-    return uuid.uuid4().hex
 
 
 class TableSays(Says):

@@ -7,7 +7,7 @@ players and settings; it never decides what a match becomes. The errors it raise
 from ..engine.names import PlayerError
 from ..service.ports import (DamagedMatch, DiskFault, Fault, NoSuchMatch, NoSuchPlayer, StorageError,
                              StoreClosed, StoreLocked)
-from ..service.records import DamagedFile, MatchSummary, Player
+from ..records import DamagedFile, MatchSummary, Player
 from .documents import DEFAULT_SETTINGS
 from .files import AtomicJSONStorage, CorruptFile
 from .schema import SCHEMA, SchemaError, TooNew

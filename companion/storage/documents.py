@@ -15,7 +15,7 @@ from ..engine.live import LiveHand, Tap
 from ..engine.match import Side, Standing, Status, standing
 from ..formats.matchfile import (MatchFileError, fingerprint_of, hand_from_dict, hand_to_dict, match_from_dict,
                                  match_to_dict)
-from ..service.records import MatchRecord, MatchSummary, Player, TrailAction, TrailEntry, is_time
+from ..records import MatchRecord, MatchSummary, Player, TrailAction, TrailEntry, is_time
 from .schema import SCHEMA, migrate
 
 ID_PATTERN = re.compile(r"[0-9a-f]{32}")

@@ -23,7 +23,7 @@ import platformdirs
 from tinydb import TinyDB
 from tinydb.table import Document, Table
 
-from ..service.records import DamagedFile
+from ..records import DamagedFile
 from .documents import match_name
 from . import files
 from .files import AtomicJSONStorage, CorruptFile, move_durably, read_json

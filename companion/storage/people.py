@@ -14,7 +14,7 @@ from tinydb.table import Document
 from ..engine.limits import shown
 from ..engine.names import NameSays, PlayerError, check_name, name_key
 from ..service.ports import NoSuchPlayer
-from ..service.records import Player
+from ..records import Player
 from .documents import DEFAULT_SETTINGS, check_setting, player_doc, player_from_doc, settings_doc, settings_from_doc
 from .folder import (DAMAGE, DOC_ID, PLAYERS_TABLE, SETTINGS_TABLE, DataFolder, db, put_doc, reason, replace_all,
                      write_table)

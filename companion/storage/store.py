@@ -22,8 +22,8 @@ from tinydb.table import Document
 from ..engine.match import Standing, standing
 from ..formats.matchfile import match_to_dict
 from ..service.ports import DamagedMatch, DiskFault, NoSuchMatch, StorageError, StoreClosed, StoreLocked
-from ..service.records import DamagedFile, MatchRecord, MatchSummary, Player
-from ..service.table import utc_now
+from ..records import DamagedFile, MatchRecord, MatchSummary, Player
+from ..clock import utc_now
 from .documents import (DocumentError, check_summary_doc, is_id, match_name, record_from_doc, record_to_doc, seal,
                         summary_doc, summary_from_doc, with_names)
 from .files import clean_temp_files, folder_syncs_at_end, move_durably

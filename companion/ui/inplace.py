@@ -17,10 +17,10 @@ def main() -> int:
     browser the app starts and this returns at once: the page drives it from then on.
     """
     if IN_BROWSER:
-        from .browser import run
+        from .browser_build import run
 
         run()
         return 0
-    from .app import serve
+    from .served import serve
 
     return serve(desktop=True, open_browser=False)

@@ -27,11 +27,10 @@ from pathlib import Path
 import pytest
 
 from companion.engine import Goal, Match, Side
-from companion.formats.archive import archive_bytes
 from companion.formats.presets import preset
 from companion.i18n import t
 from companion.storage import Store
-from tests.play import books, play
+from tests.play import backups, play
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, HOW_TO, PHONE, ROOT, free_port
 from .driver import Driver
@@ -272,7 +271,7 @@ def test_the_phone_takes_a_backup_from_the_file_picker_and_gives_one_as_a_downlo
         matches = {play(store).start(Match(rules=preset("classic"), sides=(Side(a), Side(b)), goal=Goal(hands=1),
                                            hands=(hand(12, 0, 1),))).id for a, b in (("Eleni", "Nikos"), ("Anna", "Ben"))}
         backup = tmp_path / "xeri-history-laptop.zip"
-        backup.write_bytes(archive_bytes(books(store)))
+        backup.write_bytes(backups(store).archive())
 
     app = phone.open()
     app.tap("open-history")

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from companion.engine import Goal, HandEntry, Match, Side, validate_hand
 from companion.formats.presets import preset
-from companion.service.records import MatchRecord
+from companion.records import MatchRecord
 
 CLASSIC = preset("classic")
 PARTNERSHIP = preset("partnership")

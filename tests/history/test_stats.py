@@ -11,12 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import Goal, HandEntry, Match, Side, score_hand
-from companion.formats.csv import history_csv
+from companion.history.csv import history_csv
 from companion.history.stats import (
     HandPoints, HeadToHead, MonthWins, Partnership, head_to_head, partnerships, player_names, player_stats,
     points_per_hand_series, running_totals_series, score_history, wins_per_month,
 )
-from companion.service.records import MatchRecord
+from companion.records import MatchRecord
 
 from .builders import (CLASSIC, FIRST_JACK_XERI, FIRST_WINS, FIRST_XERI, GREEK, PARTNERSHIP, SECOND_WINS, TIED,
                        classic_hands, duel, evenings, record, single)

@@ -17,7 +17,7 @@ from companion.resources import DATA_DIR
 from companion.storage import Store
 
 from tests.storage.builders import CLASSIC, hand_for, new_match, partnership_match
-from tests.play import play, books
+from tests.play import backups, books, play
 
 
 def played(store: Store, match: Match, hands: int):
@@ -135,7 +135,6 @@ def test_an_abandoned_match_stays_abandoned_through_export_and_import(store, tmp
 
 
 def test_a_file_whose_id_is_stored_with_other_hands_is_stored_beside_it_and_says_it_differed(store, tmp_path):
-    from companion.formats.archive import import_files
     from companion.service import Arrival
 
     record = played(store, new_match(), 3)
@@ -147,7 +146,7 @@ def test_a_file_whose_id_is_stored_with_other_hands_is_stored_beside_it_and_says
     again = books(store).import_match(json.dumps(doc))
     assert again.arrival is Arrival.KNOWN and again.record.id == arrived.record.id
     doc["hands"] = doc["hands"][:1]
-    report = import_files(books(store), [("shorter.json", json.dumps(doc).encode())])
+    report = backups(store).import_files([("shorter.json", json.dumps(doc).encode())])
     assert (report.imported, report.differed, report.skipped) == (["shorter.json"], ["shorter.json"], [])
 
 

@@ -63,7 +63,7 @@ def stored_matches(folder, count: int, hands: int = 10) -> list[str]:
     import uuid
     from pathlib import Path
 
-    from companion.service.records import MatchRecord
+    from companion.records import MatchRecord
     from companion.storage import AtomicJSONStorage
     from companion.storage.documents import record_to_doc
 

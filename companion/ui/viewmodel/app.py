@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...history.cache import HistoryCache
-from ...net.access import normalise
+from ...net.access import Access, normalise
 from ...service import Services
 from .entry import EntryModel
 from .history import HistoryModel
@@ -86,6 +86,16 @@ class AppModel(ViewModel):
         notice = self.session.notice
         if notice is not None:
             self.session.detail = Detail(self.tr("nav.notice"), notice.text, ident="notice-detail")
+
+    @intent(person=False)
+    def reconnected(self, access: Access | None = None) -> None:
+        """The phone came back on a new connection (a reload, back from sleep): the match as stored now, and
+        the new rights when the connection brought other ones (the tab opened the join link)."""
+        if access is not None:
+            self.session.access = Access(access)
+        record = self.scoreboard.record
+        if record is not None:
+            self.scoreboard.refresh(record.id)
 
     @intent
     def set_join_code(self, text: str) -> None:

@@ -6,9 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...formats.archive import ImportReport, archive_bytes, export_archive, import_files
 from ...formats.presets import preset_names
-from ...service import MatchSummary, Player, StorageError
+from ...service import ImportReport, MatchSummary, Player, StorageError
 from .session import Screen, Session, Tone, ViewModel, intent
 
 
@@ -152,7 +151,7 @@ class HistoryModel(ViewModel):
     def import_files(self, files: list[tuple[str, bytes]]) -> None:
         """Match files or history zips picked on this device: store the new ones, then say what happened."""
         self.busy, self.progress = "import", (0, 0)
-        library = self.services.library
+        backups = self.services.backups
         shown = [-1]
 
         def progress(done: int, total: int) -> None:
@@ -162,7 +161,7 @@ class HistoryModel(ViewModel):
                 shown[0] = percent
                 self.session.post(lambda: self._progressed(done, total))
 
-        self.session.background(lambda: import_files(library, files, progress), self._imported)
+        self.session.background(lambda: backups.import_files(files, progress), self._imported)
 
     @intent(person=False)
     def _progressed(self, done: int, total: int) -> None:
@@ -192,13 +191,14 @@ class HistoryModel(ViewModel):
     def export_all(self) -> None:
         """All history as one zip: into the data folder where there is one, and as a download."""
         self.busy = "export"
-        folder = self.services.storage.folder
+        folder = self.services.library.folder
         self.session.background(lambda: self._export(folder), self._exported)
 
     def _export(self, folder: Path | None) -> tuple[Path | None, str, bytes] | Exception:
         try:
-            data = archive_bytes(self.services.library, self.tr)
-            path = export_archive(self.services.library, folder / "exports", data=data) if folder is not None else None
+            backups = self.services.backups
+            data = backups.archive(self.tr)
+            path = backups.export(folder / "exports", data=data) if folder is not None else None
         except (OSError, StorageError) as exc:  # told on the page's loop, in `_exported`
             return exc
         name = path.name if path is not None else "xeri-history.zip"

@@ -120,7 +120,7 @@ class Session:
         buttons call them."""
         self.announce: Callable[[str], None] | None = None
         """Set by the page: tells the other sessions (phones) that a match changed (its id)."""
-        self.problems_at_open: list[str] = [self._damaged_text(d) for d in services.storage.damaged]
+        self.problems_at_open: list[str] = [self._damaged_text(d) for d in services.library.damaged()]
         self.on_home: list[Callable[[], None]] = []
         """What to forget when the session goes home (set by the view models)."""
         self.background: Callable[[Callable[[], Any], Callable[[Any], None]], None] = _inline
@@ -297,7 +297,7 @@ class ViewModel:
             s.say("notice.storage_error", Tone.PROBLEM, reason=str(exc))
             return True
         if isinstance(exc, OSError):  # a disk error no storage call wrapped (an export's own file)
-            exc = DiskFault("write the file", self.services.storage.folder, exc)
+            exc = DiskFault("write the file", self.services.library.folder, exc)
         if isinstance(exc, DiskFault):
             # The screen stays as it is (a hand being entered keeps its numbers): try again once the disk allows.
             s.say(f"notice.disk.{exc.fault.value}", Tone.PROBLEM, folder=str(exc.folder or ""), detail=exc.detail)

@@ -30,7 +30,7 @@ class SettingsModel(ViewModel):
         return s.keep_awake and s.screen in (Screen.SCOREBOARD, Screen.ENTRY) and self.app.scoreboard.record is not None
 
     def data_folder(self) -> str | None:
-        folder = self.services.storage.folder
+        folder = self.services.library.folder
         return self.tr("settings.data_folder", folder=str(folder)) if folder is not None else None
 
     @intent

@@ -6,9 +6,9 @@ import csv
 import io
 from collections.abc import Iterable
 
-from ..history.stats import ScoredMatch, score_history
+from .stats import ScoredMatch, score_history
 from ..i18n import ENGLISH, Translator
-from ..service.records import MatchRecord
+from ..records import MatchRecord
 
 MAX_SIDES = 4
 """The most sides a table can have (four single players, or two partnerships)."""

@@ -6,7 +6,7 @@ import csv
 import io
 
 from companion.engine import Goal, HandEntry
-from companion.formats.csv import CSV_HEADER, history_csv
+from companion.history.csv import CSV_HEADER, history_csv
 
 from tests.history.builders import GREEK, evenings, record, single
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Mapping
 
-from ..engine.entry import HandEntry
-from ..engine.live import LiveHand, Tap
-from ..engine.match import Match, Status
+from .engine.entry import HandEntry
+from .engine.live import LiveHand, Tap
+from .engine.match import Match, Status
 
 
 class TrailAction(enum.StrEnum):

@@ -1,5 +1,5 @@
-"""The app in a browser tab with its own Python (the offline build, pwa/): main.py runs `run()` in
-Pyodide's web worker. What differs from the served app: the data is the browser's IndexedDB
+"""The browser build's front door: the app in a browser tab with its own Python (the offline build, pwa/):
+main.py runs `run()` in Pyodide's web worker. What differs from the served app: the data is the browser's IndexedDB
 (`companion.storage.browser`), there are no threads, and the page shows what an intent saved only once
 the browser has kept it.
 """
@@ -8,22 +8,24 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
+import logging
 import random
 import sys
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 
 import flet as ft
 
-from ..history.cache import HistoryCache
+from .. import bootstrap
 from ..i18n import Translator, first_spoken
 from ..net.access import wanted_languages
 from ..net.server import LANGUAGES_KEY
-from ..service import Services, StorageError
+from ..service import StorageError
 from ..storage.browser import BrowserStore, open_in_browser
-from . import app as ui
+from .app import ObservableSession, make_main
+from .page import PageOptions
 from .viewmodel import Tone
+
+log = logging.getLogger(__name__)
 
 WARM_AFTER = 5.0
 """Seconds after the first screen before the history is scored ahead of time (one match at a time)."""
@@ -35,11 +37,11 @@ def mark(name: str) -> None:
         import js
 
         js.xeriMark(name)
-    except Exception:  # not in the build's worker (a test, another host): nothing to mark on
+    except (ImportError, AttributeError):  # not in the build's worker (a test, another host): nothing to mark on
         pass
 
 
-class BrowserSession(ui.ObservableSession):
+class BrowserSession(ObservableSession):
     """The page's session in a browser tab: the redraw after an intent that saved something waits until
     the browser has kept it (the folder flushed to IndexedDB), so a save shown as done is done.
 
@@ -49,11 +51,12 @@ class BrowserSession(ui.ObservableSession):
     the browser refuses to keep data, the page shows changes at once and says so.
     """
 
-    def __init__(self, services: Services, history_cache: HistoryCache | None = None, **kwargs: Any):
-        super().__init__(services, history_cache, **kwargs)
-        refused = getattr(services.storage, "refused", None)
-        if refused:
-            self.problems_at_open.append(self.tr("notice.browser.refused", reason=refused))
+    def __init__(self, kept_in: BrowserStore, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.kept_in = kept_in
+        """The storage whose flushes a redraw waits for (the page's; the screens see only the services)."""
+        if kept_in.refused:
+            self.problems_at_open.append(self.tr("notice.browser.refused", reason=kept_in.refused))
 
     def _notify(self, field: str | None) -> None:
         if self.__dict__.get("_holding"):
@@ -67,7 +70,7 @@ class BrowserSession(ui.ObservableSession):
     def intent_ended(self) -> None:
         if self.__dict__.get("_settling"):
             return  # the flush under way keeps this intent's writes too, then lets the page go
-        storage: BrowserStore = self.services.storage  # type: ignore[assignment]
+        storage = self.kept_in
         if not storage.unsettled():
             self._let_go()
         elif storage.refused:
@@ -79,7 +82,7 @@ class BrowserSession(ui.ObservableSession):
             asyncio.ensure_future(self._settle(quietly=False))
 
     async def _settle(self, quietly: bool) -> None:
-        storage: BrowserStore = self.services.storage  # type: ignore[assignment]
+        storage = self.kept_in
         try:
             await storage.settle()
         except StorageError:
@@ -97,21 +100,6 @@ class BrowserSession(ui.ObservableSession):
             self.notify()
 
 
-def page_options(document_url: str) -> dict[str, str]:
-    """The page address's query, one value per name (`?hooks=1&flash=2` for the browser tests)."""
-    return {name: values[-1] for name, values in parse_qs(urlparse(document_url).query).items()}
-
-
-def apply_options(options: dict[str, str]) -> None:
-    """What the page's address asks for. Set here, not read at import: a start from a memory snapshot has
-    the modules imported already, by another page load."""
-    ui.TEST_HOOKS = options.get("hooks") == "1"
-    try:
-        ui.FLASH_SECONDS = float(options.get("flash", os.environ.get("XERI_FLASH_SECONDS", "10")))
-    except ValueError:
-        pass
-
-
 def browser_languages() -> tuple[str, ...]:
     """The languages this browser asks for, best first (`navigator.languages`: the phone's own). The served
     app reads the same list from the Accept-Language header, which no request carries here."""
@@ -119,7 +107,7 @@ def browser_languages() -> tuple[str, ...]:
         import js
 
         names = [str(name) for name in (js.navigator.languages or [js.navigator.language or ""])]
-    except Exception:  # not in a browser's worker
+    except (ImportError, AttributeError):  # not in a browser's worker
         return ()
     return wanted_languages(",".join(names))
 
@@ -149,7 +137,7 @@ def report_modules() -> None:
         import js
 
         js.xeriModules(json.dumps(sorted(name for name in sys.modules if not name.startswith("_"))))
-    except Exception:
+    except (ImportError, AttributeError):  # not in the build's worker: nobody to tell
         pass
 
 
@@ -162,15 +150,16 @@ def run() -> None:
         document_url = str(flet_js.documentUrl or "")
     except ImportError:  # not in flet's worker
         document_url = ""
-    apply_options(page_options(document_url))
+    # Read now, not at import: a start from a memory snapshot has the modules imported already, by another
+    # page load with another address.
+    options = PageOptions.from_address(document_url)
     random.seed()  # a start from a snapshot would otherwise repeat the snapshot's random state
     opening = asyncio.ensure_future(open_in_browser())
-    cache = HistoryCache()
 
     async def main(page: ft.Page) -> None:
         mark("py:session")
         try:
-            kept_in, store = await opening
+            _kept_in, store = await opening
         except StorageError as exc:
             # The sentence is the phone's language; the reason inside it is IndexedDB's or the system's.
             tr = Translator(browser_language())
@@ -182,16 +171,25 @@ def run() -> None:
             mark("py:main-done")
             return
         page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
-        services = Services.over(store)
-        ui.make_main(services, cache, session_class=BrowserSession)(page)
+        parts = bootstrap.build(store)
+        make_main(parts, options, browser_session(parts, store))(page)
         mark("py:main-done")
 
         async def after_start() -> None:
             await asyncio.sleep(2)  # the first screen has been drawn: its modules are loaded
             report_modules()
             await asyncio.sleep(max(WARM_AFTER - 2, 0))
-            await cache.warm_stepwise(services.library)
+            await parts.history.warm_stepwise(parts.services.library)
 
         page.run_task(after_start)
 
     ft.run(main)
+
+
+def browser_session(parts: bootstrap.Parts, store: BrowserStore):
+    """A page's session in the browser build: the phone's own languages, and redraws that wait for the browser
+    to keep what was saved."""
+    def new_session(page: ft.Page) -> BrowserSession:
+        return BrowserSession(store, parts.services, parts.history, wanted=browser_languages())
+
+    return new_session

@@ -1,4 +1,4 @@
-"""The browser build's page session (`companion.ui.browser.BrowserSession`): a redraw that would show a
+"""The browser build's page session (`companion.ui.browser_build.BrowserSession`): a redraw that would show a
 save waits until the browser has kept it; taps that save nothing redraw at once; a browser that keeps
 nothing is said, and does not slow the taps down."""
 
@@ -9,7 +9,7 @@ import asyncio
 from companion.i18n import t
 from companion.service import Services
 from companion.storage.browser import open_in_browser
-from companion.ui.browser import BrowserSession
+from companion.ui.browser_build import BrowserSession
 from companion.ui.viewmodel import AppModel, Screen
 
 from ..loop import run
@@ -33,7 +33,7 @@ class SlowBrowser(FakeBrowser):
 async def open_app(tmp_path, fake):
     """An app model on a browser session whose redraws are recorded (what the page would draw)."""
     _, store = await open_in_browser(fake, str(tmp_path / "memory"))
-    session = BrowserSession(Services.over(store))
+    session = BrowserSession(store, Services.over(store))
     redraws: list[int] = []
 
     def redraw(sender, field):
@@ -131,7 +131,7 @@ def test_the_page_speaks_the_phones_own_language_as_the_browser_lists_them(monke
     import sys
     import types
 
-    from companion.ui.browser import browser_language, browser_languages
+    from companion.ui.browser_build import browser_language, browser_languages
 
     assert browser_languages() == () and browser_language() == "en"      # not in a browser
     navigator = types.SimpleNamespace(languages=["de-DE", "ko-KR", "ko", "en-US"], language="de-DE")

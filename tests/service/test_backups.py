@@ -12,15 +12,16 @@ from pathlib import Path
 
 
 import companion.formats.archive as archive
-from companion.formats.archive import MAX_ENTRY_BYTES, import_files, import_paths
+from companion.formats.archive import MAX_ENTRY_BYTES
+from companion.service import ImportReport
 from companion.resources import DATA_DIR
 
-from tests.play import books
+from tests.play import backups, books
 
 EXAMPLE = (DATA_DIR / "examples" / "classic-151.json").read_bytes()
 
 
-def failed(report: archive.ImportReport) -> list[tuple[str, str]]:
+def failed(report: ImportReport) -> list[tuple[str, str]]:
     """The files not imported, each with why in English (the report keeps the error, to be said in any language)."""
     return [(name, str(why)) for name, why in report.failed]
 
@@ -42,7 +43,7 @@ def test_a_zip_bomb_is_refused_by_entry_name_in_bounded_memory_and_time(store, t
     assert path.stat().st_size < 2 * 1024 * 1024
     tracemalloc.start()
     started = time.perf_counter()
-    report = import_paths(books(store), [path])
+    report = backups(store).import_paths([path])
     elapsed = time.perf_counter() - started
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
@@ -58,7 +59,7 @@ def test_a_zip_listing_more_entries_than_any_history_is_refused_whole(store, mon
     with zipfile.ZipFile(buffer, "w") as zf:
         for k in range(11):
             zf.writestr(f"matches/{k}.json", EXAMPLE)
-    report = import_files(books(store), [("many.zip", buffer.getvalue())])
+    report = backups(store).import_files([("many.zip", buffer.getvalue())])
     assert failed(report) == [("many.zip", "the zip lists 11 entries; a history zip holds at most 10")]
     assert store.list_matches() == []
 
@@ -69,7 +70,7 @@ def test_a_zip_that_unpacks_to_more_than_any_history_stops_there(store, monkeypa
     with zipfile.ZipFile(buffer, "w") as zf:
         for name in ("Ben", "Chris", "Dora"):
             zf.writestr(f"matches/{name}.json", EXAMPLE.replace(b'"Ben"', json.dumps(name).encode()))
-    report = import_files(books(store), [("big.zip", buffer.getvalue())])
+    report = backups(store).import_files([("big.zip", buffer.getvalue())])
     assert len(report.imported) == 2
     assert failed(report)[0][0] == "big.zip:matches/Dora.json" and "unpacks to more than" in failed(report)[0][1]
 
@@ -80,7 +81,7 @@ def test_a_broken_entry_is_named_and_the_others_are_imported(store):
         zf.writestr("matches/a.json", EXAMPLE)
         zf.writestr("matches/b.json", b"\xff\xfe not text")
         zf.writestr("matches/c.json", '{"format": "xeri-match", "version": 1, "version": 1}')
-    report = import_files(books(store), [("mixed.zip", buffer.getvalue())])
+    report = backups(store).import_files([("mixed.zip", buffer.getvalue())])
     assert report.imported == ["mixed.zip:matches/a.json"]
     assert failed(report) == [("mixed.zip:matches/b.json", "the file is not UTF-8 text"),
                              ("mixed.zip:matches/c.json", "the key 'version' is given twice in one object; "
@@ -94,7 +95,7 @@ def test_progress_is_told_after_every_match_file(store):
             zf.writestr(f"matches/{name}.json", EXAMPLE.replace(b'"Ben"', json.dumps(name).encode()))
         zf.writestr("history.csv", "not a match file")
     told: list[tuple[int, int]] = []
-    import_files(books(store), [("three.zip", buffer.getvalue()), ("one.json", EXAMPLE)],
+    backups(store).import_files([("three.zip", buffer.getvalue()), ("one.json", EXAMPLE)],
                  lambda done, total: told.append((done, total)))
     assert told == [(1, 4), (2, 4), (3, 4), (4, 4)]
 
@@ -115,7 +116,7 @@ def test_a_storage_fault_stops_the_import_and_keeps_what_came_before(store, monk
 
     monkeypatch.setattr(files, "write_atomic", fills_up)
     texts = [("m%d.json" % k, EXAMPLE.replace(b'"Ben"', json.dumps(f"Ben {k}").encode())) for k in range(4)]
-    report = import_files(books(store), texts)
+    report = backups(store).import_files(texts)
     monkeypatch.undo()
     assert report.imported == ["m0.json"] and isinstance(report.stopped, DiskFault)
     assert [m.sides for m in store.list_matches()] == [("Anna", "Ben 0")]

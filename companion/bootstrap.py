@@ -1,0 +1,86 @@
+"""One place that builds the app for every front door: the storage backend it is given, the services over
+it, the history cache every phone shares, the clock, and the work that runs beside the screens.
+
+The front doors (`ui.served` for the laptop's web server and Flet's window, `ui.browser_build` for the
+app in a browser tab, `ui.inplace` for a packaged phone app, and `cli` for the command line) each choose
+only their backend and how a page is drawn; what the app is made of is read here.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .clock import Clock, IdMaker, new_id, utc_now
+from .history.cache import HistoryCache
+from .service import MatchStorage, Services, StorageError
+
+log = logging.getLogger(__name__)
+
+FOLDER_CHECK_SECONDS = 2.0
+"""How often the running app makes sure its data folder is still there (see `Store.check_folder`)."""
+
+
+@dataclass
+class Parts:
+    """The app as built for one process: every phone's session uses these same parts."""
+
+    storage: MatchStorage
+    """The backend. Only the front door touches it: to close it, or (in a browser tab) to wait until what
+    was saved is kept. The screens reach the data through `services` alone."""
+    services: Services
+    """Every use case: the matches in play, the library, backups."""
+    history: HistoryCache
+    """The scored history, shared by every phone, so a player page adds figures up instead of reading files."""
+    clock: Clock
+    """Where the services take the time from."""
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+
+    def start_background(self) -> None:
+        """Beside the screens, in threads: score the history ahead of time, and (a data folder on disk)
+        notice the folder deleted while the app runs. Where there are no threads (a browser tab) the front
+        door warms the cache step by step instead (`HistoryCache.warm_stepwise`)."""
+        threading.Thread(target=self.history.warm, args=(self.services.library,), name="history-warm-up",
+                         daemon=True).start()
+        check = getattr(self.storage, "check_folder", None)
+        if check is not None:
+            threading.Thread(target=_watch_folder, args=(check, self._stop), name="data-folder-watch",
+                             daemon=True).start()
+
+    def close(self) -> None:
+        """Stop the work beside the screens and close the storage (every write is durable already)."""
+        self._stop.set()
+        self.storage.close()
+
+    def __enter__(self) -> Parts:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker = new_id) -> Parts:
+    """The app over `storage`, on `clock` (else the storage's own, else the system's)."""
+    clock = clock or getattr(storage, "clock", None) or utc_now
+    return Parts(storage, Services.over(storage, clock, make_id), HistoryCache(), clock)
+
+
+def open_folder(folder: Path | str | None = None) -> MatchStorage:
+    """The data folder on this device's disk (see `companion.storage.folder.data_dir` for where it is), held
+    by this process: `StoreLocked` when another app has it, `DiskFault` when the disk refuses."""
+    from .storage import Store  # tinydb loads only for the front doors that keep data on disk
+
+    return Store(folder)
+
+
+def _watch_folder(check: Callable[[], object], stop: threading.Event) -> None:
+    """Notice a data folder deleted while the app runs, even when nobody saves: it is made again and
+    locked at once, so a second app cannot start on the same path meanwhile."""
+    while not stop.wait(FOLDER_CHECK_SECONDS):
+        try:
+            check()
+        except StorageError as exc:
+            log.warning("%s", exc)

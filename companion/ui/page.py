@@ -1,0 +1,296 @@
+"""What only the page can do for one phone's session: Flet's device services (share, files, wakelock, links),
+the messages between phones, timers, slow work off the event loop, fonts and the page's own look.
+
+One `PageAdapter` per browser session, made by the `App` component (`ui.app`); one method per concern, so
+it reads top to bottom. The view models never see Flet: they call what the adapter hands the session
+(`announce`, `background`, `post`, `page_actions`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import flet as ft
+
+from ..i18n import system_language
+from ..net.server import connection_access
+from .fonts import SCRIPT_FONTS, fonts_needed
+from .viewmodel import AppModel, Notice
+
+log = logging.getLogger(__name__)
+
+THEME_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}
+LOOPBACK = ("127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost")
+"""Client addresses of the device the app runs on (an IPv4 client of a server on `::` comes as `::ffff:`)."""
+THREADS = sys.platform != "emscripten"
+"""Whether this Python can start threads: not in a browser tab (the browser build runs Python in Pyodide)."""
+
+
+@dataclass(frozen=True)
+class PageOptions:
+    """How every page of this process behaves, chosen by its front door (the tests shorten the timers)."""
+
+    test_hooks: bool = False
+    """The page carries what the app saw (`frame.seen_hook`), for the browser tests to wait on."""
+    flash_seconds: float = 10.0
+    """How long the breakdown of a hand just saved stays above the live xeri buttons."""
+    notice_seconds: float = 6.0
+    """How long news stays in the status strip (a problem stays until the next tap)."""
+
+    @classmethod
+    def from_environment(cls) -> PageOptions:
+        """As the served app's environment asks (`XERI_TEST_HOOKS=1`, `XERI_FLASH_SECONDS`)."""
+        return cls(test_hooks=os.environ.get("XERI_TEST_HOOKS") == "1",
+                   flash_seconds=_seconds(os.environ.get("XERI_FLASH_SECONDS"), cls.flash_seconds))
+
+    @classmethod
+    def from_address(cls, document_url: str) -> PageOptions:
+        """As the page's address asks (`?hooks=1&flash=2`, the browser build's tests), over the environment."""
+        query = {name: values[-1] for name, values in parse_qs(urlparse(document_url).query).items()}
+        base = cls.from_environment()
+        return cls(test_hooks=query.get("hooks") == "1" or base.test_hooks,
+                   flash_seconds=_seconds(query.get("flash"), base.flash_seconds))
+
+
+def _seconds(text: str | None, default: float) -> float:
+    try:
+        return float(text) if text is not None else default
+    except ValueError:
+        return default
+
+
+def page_services(page: ft.Page) -> dict[str, Any]:
+    """Flet's device services of a page (made once, in `ui.app.make_main`)."""
+    return getattr(page, "_xeri_services", {})
+
+
+def page_languages(page: ft.Page, asked: tuple[str, ...]) -> tuple[str, ...]:
+    """The languages a page's phone asks for, best first; without a browser (Flet's window, a phone app),
+    the system's."""
+    if asked:
+        return asked
+    system = system_language()
+    return (system,) if system else ()
+
+
+class PageAdapter:
+    """One phone's page: everything the view model needs done that only Flet can do."""
+
+    def __init__(self, page: ft.Page, vm: AppModel, options: PageOptions):
+        self.page = page
+        self.vm = vm
+        self.session = vm.session
+        self.options = options
+        self.subscribed = False
+        """Whether this session hears other phones' news (not while its phone is away)."""
+
+    # --- once per session ---------------------------------------------------------------------------
+    def attach(self) -> None:
+        """Hand the session what only the page can do; hear other phones. Once per session: assigning these
+        on every render would schedule another render, forever."""
+        page, session = self.page, self.session
+        self.subscribe()
+        session.background = self.background
+        session.post = self.post
+        session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
+        session.page_actions = {"share": self.share, "share_sheet": self.share_sheet,
+                                "import": self.pick_and_import, "join": self.join}
+        page.on_resize = self.measure
+        page.on_platform_brightness_change = self.follow_brightness
+        page.on_connect = self.connected
+        page.on_disconnect = self.disconnected
+        page.on_close = self.disconnected
+        self.measure()
+        self.follow_brightness()
+
+    def subscribe(self) -> None:
+        if not self.subscribed:
+            self.page.pubsub.subscribe(self.on_message)
+            self.session.announce = self.page.pubsub.send_others
+            self.subscribed = True
+
+    def unsubscribe(self) -> None:
+        """Stop hearing other phones: a closed tab's session is kept by Flet for an hour, and each phone's
+        news would otherwise be drawn for nobody (and fail: its connection is gone)."""
+        if self.subscribed:
+            self.page.pubsub.unsubscribe()
+            self.session.announce = None
+            self.subscribed = False
+
+    async def connected(self, _event: Any = None) -> None:
+        """The phone came back (a reload, or back from sleep): hear the others again, show the match as it is
+        stored now, and take up any new rights (the tab opened the join link)."""
+        self.subscribe()
+        self.vm.reconnected(connection_access(self.page))
+
+    def disconnected(self, _event: Any = None) -> None:
+        self.unsubscribe()
+
+    # --- the page's look -------------------------------------------------------------------------------
+    def measure(self, _event: Any = None) -> None:
+        self.session.viewport = (self.page.width or 390, self.page.height or 844)
+
+    def follow_brightness(self, _event: Any = None) -> None:
+        self.session.platform_dark = self.page.platform_brightness == ft.Brightness.DARK
+
+    def apply_settings(self) -> None:
+        """The theme and the window's title, as the session's settings say."""
+        self.page.theme_mode = THEME_MODES.get(self.session.theme, ft.ThemeMode.SYSTEM)
+        self.page.title = self.vm.tr("app.title")
+
+    def load_script_fonts(self) -> None:
+        """Send the fonts of scripts on screen (Korean words, a Hangul name) before they are drawn: until a
+        font arrives its text would be boxes. Each font is sent once, and only to a page that shows it."""
+        page = self.page
+        have = page.fonts or {}
+        if all(font.family in have for font in SCRIPT_FONTS):
+            return
+        missing = {font.family: font.web_file if page.web else font.native_file
+                   for font in fonts_needed(self.session.lang, self.vm.names_shown()) if font.family not in have}
+        if missing:
+            page.fonts = {**have, **missing}
+            page.update()
+
+    async def keep_awake(self) -> None:
+        """Keep the screen on while a match is on show, if the settings ask."""
+        lock = page_services(self.page).get("wakelock")
+        if lock is None:
+            return
+        try:
+            await (lock.enable() if self.vm.settings.wants_wakelock else lock.disable())
+        except Exception as exc:  # noqa: BLE001 - not every platform has a wakelock (web without the API)
+            log.debug("wakelock: %s", exc)
+
+    # --- timers --------------------------------------------------------------------------------------
+    def fade_flash_later(self) -> None:
+        """The saved hand stays named in the strip for a moment, then the strip goes back to the hand in play."""
+        shown = self.vm.scoreboard.flash
+        if shown is not None:
+            self.page.run_task(self._fade_flash, shown)
+
+    async def _fade_flash(self, shown: Any) -> None:
+        await asyncio.sleep(self.options.flash_seconds)
+        self.vm.scoreboard.fade_flash(shown)
+
+    def fade_notice_later(self) -> None:
+        shown = self.session.notice
+        if shown is not None:
+            self.page.run_task(self._fade_notice, shown)
+
+    async def _fade_notice(self, shown: Notice) -> None:
+        await asyncio.sleep(self.options.notice_seconds)
+        self.vm.fade_notice(shown)
+
+    # --- other phones at the table ---------------------------------------------------------------------
+    def on_message(self, message: Any) -> None:
+        """Another phone changed a match: show it as stored now. The message arrives in the sender's
+        context; `run_task` binds this session's page, which the redraw is sent to."""
+        if self.subscribed and isinstance(message, dict) and isinstance(message.get("match"), str):
+            self.page.run_task(self._refresh, message)
+
+    async def _refresh(self, message: dict[str, Any]) -> None:
+        self.vm.scoreboard.refresh(message["match"], message.get("replaces"))
+
+    # --- slow work, off the event loop ------------------------------------------------------------------
+    def background(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """Run slow work (import, export, a cold player page, a what-if) in a thread, so that other phones
+        are not kept waiting; its result is handed to `done` back on the page's event loop. In a browser
+        tab (no threads, one phone) it runs once the page has shown that it started."""
+        if not THREADS:
+            self.page.run_task(self._inline, work, done)
+            return
+        loop = asyncio.get_running_loop()
+
+        def run() -> None:
+            result = work()
+            loop.call_soon_threadsafe(lambda: self.page.run_task(self._call, lambda: done(result)))
+
+        threading.Thread(target=run, name="xeri-slow-work", daemon=True).start()
+
+    def post(self, call: Callable[[], None]) -> None:
+        """From slow work's thread (an import's progress): run `call` on the page's loop, which redraws."""
+        if not THREADS:
+            self.page.run_task(self._call, call)
+            return
+        self.page.loop.call_soon_threadsafe(lambda: self.page.run_task(self._call, call))
+
+    async def _inline(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        await asyncio.sleep(0.05)  # the redraw saying the work started goes out first
+        done(work())
+
+    @staticmethod
+    async def _call(call: Callable[[], None]) -> None:
+        call()
+
+    # --- what the device does --------------------------------------------------------------------------
+    async def share(self) -> None:
+        """A short result for a chat (the full sheet is `share_sheet`); the clipboard where sharing is not."""
+        found = page_services(self.page)
+        text = self.vm.scoreboard.result_text()
+        try:
+            await found["share"].share_text(text, subject=self.vm.tr("app.title"))
+            self.session.say("notice.shared")
+        except Exception as exc:  # noqa: BLE001 - a browser without the Web Share API: the clipboard, then
+            log.debug("share: %s", exc)
+            try:
+                await found["clipboard"].set(text)
+                self.session.say("notice.copied")
+            except Exception as exc2:  # noqa: BLE001 - told in words
+                log.info("copy to the clipboard: %s", exc2)
+                self.session.say("notice.share_failed")
+
+    async def share_sheet(self) -> None:
+        """The score sheet as a text file; a download where files cannot be shared."""
+        data = self.vm.scoreboard.share_text().encode("utf-8")
+        name = "xeri-score-sheet.txt"
+        try:
+            await page_services(self.page)["share"].share_files(
+                [ft.ShareFile.from_bytes(data, name=name, mime_type="text/plain")], subject=self.vm.tr("app.title"))
+            self.session.say("notice.shared")
+        except Exception as exc:  # noqa: BLE001 - no file sharing here: the browser downloads it instead
+            log.debug("share a file: %s", exc)
+            await self.download(name, data)
+
+    async def pick_and_import(self) -> None:
+        """Match files or history zips chosen on this device, imported."""
+        picker = page_services(self.page).get("files")
+        if picker is None:
+            return
+        files = await picker.pick_files(allow_multiple=True, with_data=True, allowed_extensions=["json", "zip"])
+        chosen = [(f.name, f.bytes) for f in files or [] if f.bytes is not None]
+        if chosen:
+            self.vm.history.import_files(chosen)
+
+    def hand_over_download(self) -> None:
+        """An export made for this phone: the browser saves it (the copy in the data folder stays either way)."""
+        if self.vm.history.download is not None:
+            name, data = self.vm.history.download
+            self.vm.history.download = None
+            self.page.run_task(self.download, name, data)
+
+    async def download(self, name: str, data: bytes) -> None:
+        picker = page_services(self.page).get("files")
+        if picker is None or not self.page.web:
+            return
+        try:
+            await picker.save_file(file_name=name, src_bytes=data)
+        except Exception as exc:  # noqa: BLE001 - the copy in the data folder is there whatever the browser does
+            log.info("download %s: %s", name, exc)
+
+    async def join(self) -> None:
+        """A watching phone gave the table code: open the join link in this tab; the server sets the cookie
+        and sends the tab back to the app, now able to keep score."""
+        path = self.vm.join_path()
+        if path is None:
+            return
+        url = self.page.url or ""
+        base = url.replace("wss://", "https://").replace("ws://", "http://").split("/ws")[0].rstrip("/")
+        await page_services(self.page)["launcher"].launch_url(base + path, web_only_window_name="_self")

@@ -1,0 +1,57 @@
+"""The laptop's front door: the app served to browsers and phones on the network (or in Flet's own window),
+its data in a folder on this device's disk."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import webbrowser
+
+import flet as ft
+
+from .. import bootstrap
+from ..service import StorageError
+from .app import ASSETS, make_main, served_session
+from .page import PageOptions
+
+
+def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, desktop: bool = False) -> int:
+    """Run the app until it is closed; returns the exit status (2, with a message, when it cannot start)."""
+    logging.basicConfig(level=logging.DEBUG if os.environ.get("XERI_DEBUG") else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s")
+    from ..net import server
+    from ..net.access import TableCode, new_code
+    from ..net.hosts import is_loopback, join_address, serves_beyond_loopback
+    from ..net.qr import table_info, terminal_qr
+
+    try:
+        parts = bootstrap.build(bootstrap.open_folder())
+    except StorageError as exc:  # held by another app, or a data folder the disk refuses
+        print(exc, file=sys.stderr)
+        return 2
+    options = PageOptions.from_environment()
+    with parts:
+        parts.start_background()
+        if desktop:
+            ft.run(make_main(parts, options, served_session(parts)), assets_dir=ASSETS)
+            return 0
+        code = new_code() if serves_beyond_loopback(host) else None
+        url = join_address(host, port) if code else f"http://{host}:{port}/"
+        info = table_info(url, code) if code else None
+        main = make_main(parts, options, served_session(parts, info))
+        app = server.build_app(main, host=host, port=port, code=TableCode(code, port), assets_dir=ASSETS,
+                               app_name="Xeri Companion")
+        # The laptop's own browser: on loopback it is the owner; a browser on a LAN address needs the code.
+        own = f"http://127.0.0.1:{port}/" if host in ("0.0.0.0", "", "*") or is_loopback(host) else info.join_url
+
+        def ready() -> None:
+            print(f"Xeri Companion is at {own} (data in {parts.services.library.folder}); press Ctrl+C to stop.",
+                  flush=True)
+            if info is not None:
+                print(f"Phones on this network join at {info.join_url} (table code {info.code}); without the "
+                      f"code they can only watch. Or scan:\n{terminal_qr(info.join_url)}", flush=True)
+            if open_browser:
+                webbrowser.open(own)
+
+        return server.serve(app, host, port, on_ready=ready)
