@@ -138,7 +138,7 @@ def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
     app.tap("start-match")
     app.wait_id("end-hand")
 
-    xeri = ([], [])
+    xeri: tuple[list[float], list[float]] = ([], [])
     for n in range(1, RUNS + 1):
         page_ms, wall_ms = timed_tap(app, "xeri-0", "xeri-0", f"now {n})")
         xeri[0].append(page_ms)
@@ -146,7 +146,7 @@ def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
 
     app.tap("end-hand")
     app.wait_id("counting-0-12")
-    counting = ([], [])
+    counting: tuple[list[float], list[float]] = ([], [])
     for _ in range(RUNS):
         app.tap("counting-0-5")                 # set the other side to 15 first (not timed)
         app.see("Ben 15 (filled in)")
@@ -157,7 +157,7 @@ def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
             "scoreboard: tap xeri-0 until its label says now N": xeri}
 
 
-HAND_TYPES = [
+HAND_TYPES: list[tuple[str, tuple[int, int], int | str, list[str | tuple[str, ...]]]] = [
     # (what, window, players, taps after End hand)
     ("2 players, a typical hand", (360, 640), 2, ["most-0", "counting-0-12", "ten-0", "two-1", "save-hand"]),
     ("2 players, a xeri corrected on the form", (360, 640), 2,

@@ -191,7 +191,7 @@ def calls(work: Callable[[], object]) -> int:
     """How many Python function calls `work()` makes: a count of work that timing noise cannot blur."""
     profile = cProfile.Profile()
     profile.runcall(work)
-    return pstats.Stats(profile).total_calls
+    return pstats.Stats(profile).total_calls  # type: ignore[attr-defined]  # set by Stats, not declared
 
 
 def work_counts(folder: Path) -> dict[str, int]:

@@ -56,7 +56,7 @@ def records(count: int, seed: int = 151) -> list[MatchRecord]:
         else:
             rules = CLASSIC
             sides = (Side(ME.capitalize()), Side(others[0].capitalize()))
-            ids = ((ME,), (others[0],))
+            ids = ((ME,), (others[0],))  # type: ignore[assignment]  # one player a side
         # A goal of 10 hands keeps every match exactly 10 hands long (a race to 151 would end sooner).
         match = Match(rules=rules, sides=sides, goal=Goal(hands=HANDS),
                       hands=tuple(classic_hand(rng) for _ in range(HANDS)))

@@ -380,7 +380,7 @@ def build(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> dict:
     if out.exists():
         shutil.rmtree(out)
     tmp.rename(out)
-    log(f"{out}: {len(files)} files, {info['bytes'] / 1e6:.1f} MB, build {build_id}, "
+    log(f"{out}: {len(files)} files, {sum(size for _, size in files) / 1e6:.1f} MB, build {build_id}, "
         f"{'bytecode' if compiled else 'sources'}, {time.monotonic() - started:.0f} s")
     return info
 

@@ -1,8 +1,14 @@
-"""The layers stay apart (see docs/architecture.md): read every module's imports and check who may use whom."""
+"""The layers stay apart (see docs/architecture.md): read every module's imports and check who may use whom.
+
+Every module of `companion/` belongs to one layer of `LAYERS`, and imports only its own layer and the ones
+below it; a few layers have a stricter rule of their own. The checker runs on the real tree, and on a copy
+with an upward import planted in it, to show it catches one.
+"""
 
 from __future__ import annotations
 
 import ast
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,15 +17,32 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "companion"
 
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("engine",),                 # the game's rules: the standard library only
+    ("resources", "clock"),      # the shipped data; the time and new ids
+    ("i18n",),                   # words: catalogs, and engine values said in them
+    ("records",),                # what the app keeps about a match beyond the engine's Match
+    ("formats",),                # presets, the match file, score sheets, zips
+    ("history",),                # scored history, statistics, what-if, the CSV
+    ("service",),                # the use cases, and the storage port they need
+    ("storage",),                # the backends: TinyDB on a folder, and in a browser tab's IndexedDB
+    ("bootstrap",),              # builds the app for every front door
+    ("ui", "cli", "__main__"),   # the front doors: the screens, and the command line
+)
+"""The layers of `companion/`, lowest first (`net` stands apart: see `test_the_network_layer_...`)."""
+APART = ("net",)
+"""Packages that import nothing of the app, so they can serve any app; the layers above may use them."""
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports_of(path: Path) -> set[str]:
-    """Every module `path` imports, relative imports resolved, `from x import y` giving x (and x.y)."""
-    name = module_name(path)
+def imports_of(path: Path, root: Path = PACKAGE) -> set[str]:
+    """Every module `path` imports (at the top or inside a function), relative imports resolved,
+    `from x import y` giving x (and x.y)."""
+    name = module_name(path, root)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -37,15 +60,74 @@ def imports_of(path: Path) -> set[str]:
     return found
 
 
-def modules(under: str) -> dict[str, set[str]]:
-    folder = PACKAGE.joinpath(*under.split(".")[1:])
+def modules(under: str = "companion", root: Path = PACKAGE) -> dict[str, set[str]]:
+    folder = root.joinpath(*under.split(".")[1:])
     paths = [folder.with_suffix(".py")] if folder.with_suffix(".py").exists() else sorted(folder.rglob("*.py"))
-    return {module_name(p): imports_of(p) for p in paths}
+    return {module_name(p, root): imports_of(p, root) for p in paths}
+
+
+def top(module: str) -> str | None:
+    """The part of the app a module belongs to (`companion.ui.views.home` -> `ui`), None outside the app."""
+    parts = module.split(".")
+    if parts[0] != "companion":
+        return None
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def rank(part: str) -> int | None:
+    return next((i for i, layer in enumerate(LAYERS) if part in layer), None)
+
+
+def upward_imports(root: Path = PACKAGE) -> list[str]:
+    """Every import of the app that goes up a layer, or into a package that must stand apart from it, or
+    out of such a package into the app; and every module that belongs to no layer."""
+    bad = []
+    for mod, found in modules("companion", root).items():
+        own = top(mod)
+        if own == "__init__":
+            continue
+        if own in APART:
+            bad += [f"{mod} imports {imp} (net/ imports nothing of the app)" for imp in sorted(found)
+                    if top(imp) not in (None, own, "__init__")]
+            continue
+        if rank(own) is None:
+            bad.append(f"{mod} belongs to no layer: add it to LAYERS (and docs/architecture.md)")
+            continue
+        for imp in sorted(found):
+            other = top(imp)
+            if other is None or other == "__init__" or other in APART:
+                continue
+            if rank(other) is None or rank(other) > rank(own):
+                bad.append(f"{mod} imports {imp}, a layer above it")
+    return bad
 
 
 def offenders(under: str, forbidden: tuple[str, ...]) -> list[str]:
     return sorted(f"{mod} imports {imp}" for mod, found in modules(under).items() for imp in found
                   if any(imp == f or imp.startswith(f + ".") for f in forbidden))
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    assert upward_imports() == []
+
+
+def test_the_check_catches_an_upward_import_planted_in_a_copy_of_the_tree(tmp_path):
+    copy = tmp_path / "companion"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "assets", "data"))
+    assert upward_imports(copy) == []
+    sheet = copy / "formats" / "sheet.py"
+    sheet.write_text(sheet.read_text(encoding="utf-8") + "\n\ndef late():\n    from ..storage import Store\n",
+                     encoding="utf-8")
+    access = copy / "net" / "access.py"
+    access.write_text(access.read_text(encoding="utf-8") + "\nfrom companion.i18n import t\n", encoding="utf-8")
+    (copy / "newpart.py").write_text('"""A module nobody placed."""\n', encoding="utf-8")
+    assert upward_imports(copy) == [
+        "companion.formats.sheet imports companion.storage, a layer above it",
+        "companion.formats.sheet imports companion.storage.Store, a layer above it",
+        "companion.net.access imports companion.i18n (net/ imports nothing of the app)",
+        "companion.net.access imports companion.i18n.t (net/ imports nothing of the app)",
+        "companion.newpart belongs to no layer: add it to LAYERS (and docs/architecture.md)",
+    ]
 
 
 def test_the_engine_imports_nothing_outside_the_standard_library():
@@ -58,25 +140,23 @@ def test_the_engine_imports_nothing_outside_the_standard_library():
 
 def test_the_views_import_only_flet_and_the_view_models():
     bad = offenders("companion.ui.views", ("companion.engine", "companion.storage", "companion.formats",
-                                           "companion.history", "companion.service", "companion.i18n", "tinydb"))
+                                           "companion.history", "companion.service", "companion.i18n",
+                                           "companion.bootstrap", "companion.records", "tinydb"))
     assert bad == []
 
 
-def test_the_view_models_import_neither_flet_nor_storage():
-    assert offenders("companion.ui.viewmodel", ("flet", "flet_charts", "tinydb", "companion.storage")) == []
+def test_the_view_models_import_neither_flet_nor_storage_nor_the_bootstrap():
+    assert offenders("companion.ui.viewmodel", ("flet", "flet_charts", "tinydb", "companion.storage",
+                                                "companion.bootstrap")) == []
 
 
 def test_the_service_knows_storage_only_through_its_protocol():
     assert offenders("companion.service", ("companion.storage", "companion.ui", "flet", "tinydb", "filelock")) == []
 
 
-def test_storage_imports_no_ui():
-    assert offenders("companion.storage", ("companion.ui", "flet")) == []
-
-
-def test_history_and_formats_import_no_storage_or_ui():
-    for layer in ("companion.history", "companion.formats", "companion.i18n"):
-        assert offenders(layer, ("companion.storage", "companion.ui", "flet", "tinydb")) == [], layer
+def test_storage_imports_only_the_services_port_never_its_use_cases():
+    assert offenders("companion.storage", ("companion.service.table", "companion.service.library",
+                                           "companion.service.backups", "flet")) == []
 
 
 def test_no_ui_module_imports_another_that_imports_it_back():
@@ -103,7 +183,8 @@ def test_no_ui_module_imports_another_that_imports_it_back():
 
 
 @pytest.mark.parametrize("module", ["companion.engine", "companion.formats.matchfile", "companion.formats.sheet",
-                                    "companion.service", "companion.history.stats", "companion.ui.viewmodel"])
+                                    "companion.service", "companion.history.stats", "companion.ui.viewmodel",
+                                    "companion.bootstrap"])
 def test_importing_the_pure_layers_loads_neither_flet_nor_tinydb(module):
     code = (f"import sys, {module};"
             "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('flet', 'tinydb', 'flet_web', 'filelock'));"
@@ -118,9 +199,7 @@ def test_engine_modules_import_no_os_time_or_random():
         assert not {imp.split(".")[0] for imp in found} & forbidden, mod
 
 
-def test_the_network_layer_imports_nothing_of_the_app_and_access_only_the_standard_library():
-    assert offenders("companion.net", ("companion.engine", "companion.storage", "companion.service",
-                                       "companion.formats", "companion.history", "companion.ui", "tinydb")) == []
+def test_the_network_layer_imports_only_the_standard_library_where_the_view_models_read_it():
     # The view models read the access levels: that module must stay as light as they are.
     found = modules("companion.net.access")["companion.net.access"]
     assert sorted(imp for imp in found if imp.split(".")[0] not in sys.stdlib_module_names

@@ -184,23 +184,23 @@ def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem
     add = problems.append
 
     # Shape: one number per side.
-    per_side = {"xeris": entry.xeris, "jack_xeris": entry.jack_xeris}
+    per_side: dict[EntryField, tuple[int, ...]] = {EntryField.XERIS: entry.xeris, EntryField.JACK_XERIS: entry.jack_xeris}
     if entry.cards is not None:
-        per_side["cards"] = entry.cards
+        per_side[EntryField.CARDS] = entry.cards
     if entry.held is None:
         if entry.counting is None:
-            add(Problem("missing", field="counting"))
+            add(Problem(ProblemCode.MISSING, field=EntryField.COUNTING))
         else:
-            per_side["counting"] = entry.counting
+            per_side[EntryField.COUNTING] = entry.counting
             if rules.counting_ranks and rules.counting_point is None:
                 # Counts alone cannot say what cards of differently valued ranks are worth.
-                add(Problem("counting_needs_exact", field="counting",
+                add(Problem(ProblemCode.COUNTING_NEEDS_EXACT, field=EntryField.COUNTING,
                             values={"ranks": " ".join(r.value for r in rules.counting_ranks)}))
     elif len(entry.held) != sides:
-        add(Problem("wrong_side_count", field="held", values={"given": len(entry.held), "expected": sides}))
+        add(Problem(ProblemCode.WRONG_SIDE_COUNT, field=EntryField.HELD, values={"given": len(entry.held), "expected": sides}))
     for name, values in per_side.items():
         if len(values) != sides:
-            add(Problem("wrong_side_count", field=name, values={"given": len(values), "expected": sides}))
+            add(Problem(ProblemCode.WRONG_SIDE_COUNT, field=name, values={"given": len(values), "expected": sides}))
     if problems:
         return tuple(problems)
 
@@ -210,21 +210,22 @@ def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem
             if type(value) is int and value >= 0:
                 continue  # speed: the usual case, settled without a call
             if not _is_whole(value):
-                add(Problem("not_whole", side, name, {"value": value}))
+                add(Problem(ProblemCode.NOT_WHOLE, side, name, {"value": value}))
             elif value < 0:
-                add(Problem("negative", side, name, {"value": value}))
+                add(Problem(ProblemCode.NEGATIVE, side, name, {"value": value}))
     numbers_ok = not problems
 
     # Sides named by index must exist.
     if entry.cards is None and entry.most_cards is not None and not _side_ok(entry.most_cards, sides):
-        add(Problem("no_such_side", field="most_cards", values={"value": entry.most_cards}))
+        add(Problem(ProblemCode.NO_SUCH_SIDE, field=EntryField.MOST_CARDS, values={"value": entry.most_cards}))
     if entry.held is None:
-        for name in ("ten_of_diamonds", "two"):
+        for name, missing in ((EntryField.TEN_OF_DIAMONDS, ProblemCode.TEN_OF_DIAMONDS_MISSING),
+                              (EntryField.TWO, ProblemCode.TWO_MISSING)):
             holder = getattr(entry, name)
             if holder is None:
-                add(Problem(f"{name}_missing", field=name, values={"card": _special(name, rules).label}))
+                add(Problem(missing, field=name, values={"card": _special(name, rules).label}))
             elif not _side_ok(holder, sides):
-                add(Problem("no_such_side", field=name, values={"value": holder}))
+                add(Problem(ProblemCode.NO_SUCH_SIDE, field=name, values={"value": holder}))
     else:
         problems.extend(_held_problems(entry, rules))
     if not numbers_ok or problems:
@@ -259,38 +260,39 @@ def _held_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
     for side, cards in enumerate(held):
         for card in cards:
             if not isinstance(card, Card):
-                problems.append(Problem("not_a_card", side, "held", {"value": card}))
+                problems.append(Problem(ProblemCode.NOT_A_CARD, side, EntryField.HELD, {"value": card}))
             elif not rules.is_scoring(card):
-                problems.append(Problem("not_scoring_card", side, "held", {"card": card.label}))
+                problems.append(Problem(ProblemCode.NOT_SCORING_CARD, side, EntryField.HELD, {"card": card.label}))
             elif card in seen:
-                problems.append(Problem("card_twice", side, "held",
+                problems.append(Problem(ProblemCode.CARD_TWICE, side, EntryField.HELD,
                                         {"card": card.label, "other": seen[card], "same_side": seen[card] == side}))
             else:
                 seen[card] = side
     for card in rules.scoring_cards:
         if card not in seen:
-            code = {TEN_OF_DIAMONDS: "ten_of_diamonds_missing", rules.two: "two_missing"}.get(card, "card_missing")
-            problems.append(Problem(code, None, "held", {"card": card.label}))
+            code = {TEN_OF_DIAMONDS: ProblemCode.TEN_OF_DIAMONDS_MISSING,
+                    rules.two: ProblemCode.TWO_MISSING}.get(card, ProblemCode.CARD_MISSING)
+            problems.append(Problem(code, None, EntryField.HELD, {"card": card.label}))
     return problems
 
 
 def _total_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
     problems = []
     if entry.cards is not None and sum(entry.cards) != DECK_SIZE:
-        problems.append(Problem("cards_total", None, "cards", {"total": sum(entry.cards), "expected": DECK_SIZE}))
+        problems.append(Problem(ProblemCode.CARDS_TOTAL, None, EntryField.CARDS, {"total": sum(entry.cards), "expected": DECK_SIZE}))
     if entry.held is None and entry.counting is not None:
         expected = rules.counting_cards_in_deck
         if sum(entry.counting) != expected:
-            problems.append(Problem("counting_total", None, "counting",
+            problems.append(Problem(ProblemCode.COUNTING_TOTAL, None, EntryField.COUNTING,
                                     {"total": sum(entry.counting), "expected": expected,
                                      "ranks": " ".join(r.value for r in rules.counting_ranks)}))
     total_jack = sum(entry.jack_xeris)
     if total_jack > rules.max_jack_xeris:
-        problems.append(Problem("too_many_jack_xeris", None, "jack_xeris",
+        problems.append(Problem(ProblemCode.TOO_MANY_JACK_XERIS, None, EntryField.JACK_XERIS,
                                 {"total": total_jack, "max": rules.max_jack_xeris,
                                  "on_any": rules.jack_xeri_on_any}))
     if entry.cards is None and 2 * (sum(entry.xeris) + total_jack) > DECK_SIZE:
-        problems.append(Problem("too_many_xeris_total", None, "xeris",
+        problems.append(Problem(ProblemCode.TOO_MANY_XERIS_TOTAL, None, EntryField.XERIS,
                                 {"total": sum(entry.xeris) + total_jack, "max": DECK_SIZE // 2}))
     return problems
 
@@ -299,8 +301,10 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
     """Checks of each side's numbers against each other; only asked once the entry is otherwise sound."""
     problems = []
     held = entry.held
+    counting: tuple[int, ...] = ()
     if held is None:
-        counting, ten, two = entry.counting, entry.ten_of_diamonds, entry.two
+        # Checked before this is asked: counting is given when nothing is held.
+        counting, ten, two = entry.counting or (), entry.ten_of_diamonds, entry.two
         ten_counts, two_counts = rules.ten_of_diamonds_counts, rules.two_counts
     jack_counts = Rank.JACK in rules.counting_ranks
     for side in range(sides):
@@ -312,7 +316,7 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
             if two == side and not two_counts:
                 needed += 1
             if ten == side and ten_counts and counting[side] < 1:
-                problems.append(Problem("ten_not_in_counting", side, "counting", {"card": TEN_OF_DIAMONDS.label}))
+                problems.append(Problem(ProblemCode.TEN_NOT_IN_COUNTING, side, EntryField.COUNTING, {"card": TEN_OF_DIAMONDS.label}))
         else:
             # The held checks passed, so the side lists each of its counting and special cards once:
             # the same number as its counting cards plus its special cards of no counting rank.
@@ -321,14 +325,14 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
         if entry.cards is not None:
             cards = entry.cards[side]
             if cards < needed:
-                problems.append(Problem("too_few_cards", side, "cards", {"cards": cards, "needed": needed}))
+                problems.append(Problem(ProblemCode.TOO_FEW_CARDS, side, EntryField.CARDS, {"cards": cards, "needed": needed}))
             if 2 * xeris > cards:
-                problems.append(Problem("too_many_xeris", side, "xeris",
+                problems.append(Problem(ProblemCode.TOO_MANY_XERIS, side, EntryField.XERIS,
                                         {"xeris": xeris, "cards": cards, "needed": 2 * xeris}))
         elif 2 * xeris > (most := _most_cards_a_side_can_have(entry, side, sides)):
             # Only who has most was said, but that bounds the others: a side without most cards has
             # fewer than half the deck, and sides tied for most have at most half each.
-            problems.append(Problem("too_many_xeris_for_majority", side, "xeris",
+            problems.append(Problem(ProblemCode.TOO_MANY_XERIS_FOR_MAJORITY, side, EntryField.XERIS,
                                     {"xeris": xeris, "needed": 2 * xeris, "most": most,
                                      "tie": entry.most_cards is None}))
         if jack_counts and entry.jack_xeris[side]:
@@ -341,7 +345,7 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
                 jacks = sum(1 for c in held[side] if c.rank is Rank.JACK)
             needed_jacks = rules.jacks_per_jack_xeri * entry.jack_xeris[side]
             if jacks < needed_jacks:
-                problems.append(Problem("jack_xeris_need_jacks", side, "jack_xeris",
+                problems.append(Problem(ProblemCode.JACK_XERIS_NEED_JACKS, side, EntryField.JACK_XERIS,
                                         {"jack_xeris": entry.jack_xeris[side], "needed": needed_jacks,
                                          "counting": jacks + ten_among, "exact": entry.held is not None,
                                          "with_ten": bool(ten_among)}))

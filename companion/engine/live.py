@@ -66,4 +66,4 @@ class LiveHand:
     @classmethod
     def from_list(cls, data: Sequence) -> LiveHand:
         """From the JSON form."""
-        return cls(tuple(Tap(int(seat), str(kind)) for seat, kind in data))
+        return cls(tuple(Tap(int(seat), TapKind(kind)) for seat, kind in data))

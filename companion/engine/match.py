@@ -36,10 +36,10 @@ class MatchError(SaidError):
 class MatchOver(MatchError):
     """A change that would put hands after the hand that decided the match."""
 
-    def __init__(self, says: Says | Message, /, decided_at: int, **values):
+    def __init__(self, says: Says | Message, /, decided_at: int | None, **values):
         super().__init__(says, **values)
         self.decided_at = decided_at
-        """The index of the hand that decided the match."""
+        """The index of the hand that decided the match (None only for a match that was never played)."""
 
 
 class Status(enum.Enum):
@@ -182,7 +182,9 @@ class _Tally:
     def __init__(self, sides: int, target: int | None):
         self.totals, self.won = [0] * sides, [0] * sides
         self.target, self.extensions = target, 0
-        self.status, self.winner, self.decided_at = Status.PLAYING, None, None
+        self.status = Status.PLAYING
+        self.winner: int | None = None
+        self.decided_at: int | None = None
 
     @classmethod
     def of(cls, st: Standing) -> _Tally:
@@ -198,17 +200,19 @@ class _Tally:
             totals[side] += points
         if score.winner is not None:
             self.won[score.winner] += 1
-        if goal.is_race:
-            reached = [s for s in range(len(totals)) if totals[s] >= self.target]
+        target = self.target
+        if target is not None:  # a race: the tally's target is the goal's
+            reached = [s for s in range(len(totals)) if totals[s] >= target]
             if len(reached) > 1:
                 # Two or more sides reached the target in the same hand: it moves up by the step until at
                 # most one side has reached it, i.e. past the second-best total. Worked out in one go, so
                 # no work grows with the size of a number (a target of 10**100 costs what 151 does).
                 second = sorted(totals, reverse=True)[1]
-                steps = (second - self.target) // goal.step + 1
-                self.target += steps * goal.step
+                steps = (second - target) // goal.step + 1
+                target += steps * goal.step
+                self.target = target
                 self.extensions += steps
-                reached = [s for s in range(len(totals)) if totals[s] >= self.target]
+                reached = [s for s in range(len(totals)) if totals[s] >= target]
             if reached:
                 self.status, self.winner, self.decided_at = Status.WON, reached[0], index
         elif index + 1 == goal.hands:
@@ -221,7 +225,7 @@ class _Tally:
         return Standing(
             scores=scores, running=running, totals=tuple(self.totals), hands_won=tuple(self.won),
             status=self.status, winner=self.winner, target=self.target, extensions=self.extensions,
-            needs=tuple(max(0, self.target - t) for t in self.totals) if goal.is_race else None,
+            needs=tuple(max(0, target - t) for t in self.totals) if (target := self.target) is not None else None,
             hands_left=max(0, goal.hands - counted) if goal.hands is not None else None,
             next_dealer=match.dealer_of(counted), next_leader=match.leader_of(counted),
             decided_at=self.decided_at, hands_after_end=len(match.hands) - counted,

@@ -83,12 +83,12 @@ class Goal:
                 raise RulesError(RulesSays.TARGET_TOO_LOW, target=shown(self.target))
             if self.target > MAX_TARGET:
                 raise RulesError(RulesSays.TARGET_TOO_HIGH, target=shown(self.target), max=MAX_TARGET)
-            if self.extension is None:
-                object.__setattr__(self, "extension", self.target + 100)
-            if self.extension <= self.target:
-                raise RulesError(RulesSays.EXTENSION_NOT_ABOVE, extension=shown(self.extension), target=self.target)
-            if self.extension - self.target > MAX_STEP:
-                raise RulesError(RulesSays.EXTENSION_TOO_FAR, extension=shown(self.extension), max=MAX_STEP,
+            extension = self.target + 100 if self.extension is None else self.extension
+            object.__setattr__(self, "extension", extension)
+            if extension <= self.target:
+                raise RulesError(RulesSays.EXTENSION_NOT_ABOVE, extension=shown(extension), target=self.target)
+            if extension - self.target > MAX_STEP:
+                raise RulesError(RulesSays.EXTENSION_TOO_FAR, extension=shown(extension), max=MAX_STEP,
                                  target=self.target)
 
     @property
@@ -114,7 +114,7 @@ class Goal:
                 raise RulesError(RulesSays.GOAL_NOT_WHOLE, field=key, value=shown(value))
         return cls(target=data.get("target"), extension=data.get("extension"), hands=data.get("hands"))
 
-    def to_dict(self) -> dict[str, int]:
+    def to_dict(self) -> dict[str, int | None]:
         """The match-file form of the goal."""
         if self.hands is not None:
             return {"hands": self.hands}

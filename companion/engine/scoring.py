@@ -122,9 +122,10 @@ def score_hand(entry: HandEntry, rules: RuleSet, sides: int) -> HandScore:
     most, xeri, jack_xeri = rules.majority_points, rules.xeri_points, rules.jack_xeri_points
     ten_note = _ALREADY_COUNTED if rules.ten_of_diamonds_extra == 0 and rules.ten_of_diamonds_counts else _NONE
     ten_lines, two_lines = _special_lines(rules.ten_of_diamonds_extra, ten_note, rules.two_extra)
+    each: int | None
     if entry.held is None:
         each = rules.counting_point or 0
-        counting = [_line(_COUNTING, n * each, n, each, _NONE) for n in entry.counting]
+        counting = [_line(_COUNTING, n * each, n, each, _NONE) for n in entry.counting or ()]
         ten, two = entry.ten_of_diamonds, entry.two
     else:
         ten, two = _holder(entry.held, TEN_OF_DIAMONDS), _holder(entry.held, rules.two)
@@ -141,7 +142,7 @@ def score_hand(entry: HandEntry, rules: RuleSet, sides: int) -> HandScore:
                 values = [rules.rank_value(c) for c in cards if rules.is_counting(c)]
                 counting.append(_line(_COUNTING, sum(values), len(values), each, _NONE))
     piles = entry.cards if entry.cards is not None else (None,) * sides
-    lines, points = [], []
+    lines, side_points = [], []
     for side in range(sides):
         if majority is None:
             maj = _line(_MAJORITY, 0, piles[side], most, _TIE)
@@ -156,6 +157,7 @@ def score_hand(entry: HandEntry, rules: RuleSet, sides: int) -> HandScore:
         xeri_line = _line(_XERIS, x * xeri, x, xeri, _NONE)
         jack_line = _line(_JACK_XERIS, jx * jack_xeri, jx, jack_xeri, _NONE)
         lines.append((maj, cnt, ten_line, two_line, xeri_line, jack_line))
-        points.append(maj.points + cnt.points + ten_line.points + two_line.points + xeri_line.points + jack_line.points)
-    points = tuple(points)
+        side_points.append(maj.points + cnt.points + ten_line.points + two_line.points + xeri_line.points
+                           + jack_line.points)
+    points = tuple(side_points)
     return HandScore(points, tuple(lines), hand_winner(points))

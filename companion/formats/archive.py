@@ -8,7 +8,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from ..engine.messages import SaidError, Says
 from .matchfile import MAX_FILE_CHARS, size
@@ -66,7 +66,7 @@ def _open(source: Source) -> BinaryIO:
     return open(source, "rb") if isinstance(source, Path) else io.BytesIO(source)
 
 
-def _read_capped(stream: BinaryIO, what: str) -> bytes:
+def _read_capped(stream: IO[bytes], what: str) -> bytes:
     """At most `MAX_ENTRY_BYTES` of `stream`: the read stops there, whatever the zip says the size is."""
     data = stream.read(MAX_ENTRY_BYTES + 1)
     if len(data) > MAX_ENTRY_BYTES:

@@ -93,7 +93,7 @@ class MatchFileError(HandError):
     """A match file that cannot be read: the message names the hand, the side and the problem."""
 
 
-_QUOTED = {key: repr(key) for key in HAND_KEYS}
+_QUOTED: dict[str, Any] = {key: repr(key) for key in HAND_KEYS}
 """A hand's field names as messages quote them: `'cards'`."""
 
 Where = str | Message
@@ -274,7 +274,8 @@ def match_from_dict(doc: Any, rules_override: str | None = None, *, limit_names:
         try:
             standing(match)
         except MatchOver as exc:
-            raise MatchFileError(FileSays.AT, hand=exc.decided_at + 1, where=WhereSays.HAND.of(n=exc.decided_at + 2),
+            decided = exc.decided_at or 0  # a match with hands after its end was decided by one of them
+            raise MatchFileError(FileSays.AT, hand=decided + 1, where=WhereSays.HAND.of(n=decided + 2),
                                  reason=exc.message) from None
     return match
 

@@ -190,7 +190,7 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         if seat is not None and seat < len(sm.seat_taps):
             x, j, known = sm.seat_taps[seat]
             own_xeris, own_jacks, own_hands = own_xeris + x, own_jacks + j, own_hands + known
-        if fig.best_points is not None and (best is None or fig.best_points > best.points):
+        if fig.best_points is not None and fig.best_hand is not None and (best is None or fig.best_points > best.points):
             best = BestHand(points=fig.best_points, match_id=sm.record.id, hand=fig.best_hand, date=sm.date)
     played = results["won"] + results["lost"] + results["drawn"]
     return PlayerStats(
@@ -307,7 +307,7 @@ class HandPoints(NamedTuple):
 
 def points_per_hand_series(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -> list[HandPoints]:
     """The player's side's points in every hand, oldest first (finished and abandoned matches)."""
-    series = []
+    series: list[HandPoints] = []
     for sm in scored(records, player_id):
         side = sm.side_of(player_id)
         if side is not None:
@@ -363,12 +363,13 @@ def running_totals_series(match: Match) -> TotalsSeries:
     """The running totals of each side and the target line (hands after the end, as in a what-if, left out)."""
     st = standing(match, strict=False)
     sides = tuple((0,) + tuple(running[side] for running in st.running) for side in range(len(match.sides)))
-    if not match.goal.is_race:
+    target = match.goal.target
+    if target is None:
         return TotalsSeries(sides, None)
     if not st.extensions:
-        return TotalsSeries(sides, (match.goal.target,) * (len(st.running) + 1))
+        return TotalsSeries(sides, (target,) * (len(st.running) + 1))
     # The target only moves on an extension, which is rare: ask the engine where it stood after each hand
     # rather than repeating its rule here.
-    targets = [match.goal.target] + [standing(replace(match, hands=match.hands[:n]), strict=False).target
-                                     for n in range(1, len(st.running) + 1)]
+    targets = [target] + [standing(replace(match, hands=match.hands[:n]), strict=False).target or target
+                          for n in range(1, len(st.running) + 1)]
     return TotalsSeries(sides, tuple(targets))

@@ -164,7 +164,7 @@ def rules_text(rules: RuleSet, tr: Translator = ENGLISH) -> list[str]:
 def status_text(match: Match, st: Standing, tr: Translator = ENGLISH) -> str:
     """The match's result or state in one sentence."""
     names = [cut(s.name) for s in match.sides]
-    if st.status is Status.WON:
+    if st.status is Status.WON and st.winner is not None:
         return tr("status.won", winner=names[st.winner])
     if st.status is Status.DRAWN:
         return tr("status.drawn")

@@ -87,7 +87,7 @@ class Guard:
 
     # --- answers of its own ----------------------------------------------------------------------------
     @staticmethod
-    async def plain(send: Send, status: int, text: str, extra: list[tuple[bytes, bytes]] = ()) -> None:
+    async def plain(send: Send, status: int, text: str, extra: tuple[tuple[bytes, bytes], ...] = ()) -> None:
         body = text.encode()
         await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"text/plain; charset=utf-8"),
@@ -145,7 +145,7 @@ class Guard:
             extra.append((b"set-cookie", self.code.cookie().encode()))
         elif self.code.code is not None:
             self.code.failed(address)
-        await self.plain(send, 303, "See Other\n", extra)
+        await self.plain(send, 303, "See Other\n", tuple(extra))
 
     async def websocket(self, scope: Scope, receive: Receive, send: Send, host: str) -> None:
         origin = self.header(scope, b"origin")

@@ -108,7 +108,7 @@ class Library:
         if same is not None:
             return Imported(same, Arrival.KNOWN)
         match_id = wanted if isinstance(wanted, str) and not self.storage.is_taken(wanted) else self._make_id()
-        created = meta.get("created") if is_time(meta.get("created")) else self._clock()
+        created: str = meta["created"] if is_time(meta.get("created")) else self._clock()
         finished = meta.get("finished") if is_time(meta.get("finished")) else None
         st = standing(match)
         finished = (finished or self._clock()) if st.is_over else None

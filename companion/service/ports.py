@@ -58,7 +58,7 @@ class DiskFault(StorageError):
     write replaces a file whole, so a refused one leaves the file as it was."""
 
     def __init__(self, doing: str, folder: Path | None, error: OSError):
-        self.fault = _FAULTS.get(error.errno, Fault.OTHER)
+        self.fault = _FAULTS.get(error.errno or 0, Fault.OTHER)
         """Why, as a `Fault`."""
         self.doing = doing
         """What could not be done, in words (`save the match`)."""
@@ -102,13 +102,19 @@ class MatchStorage(Protocol):
     which the service has already worked out: the index keeps its totals, winner and status.
     """
 
-    folder: Path | None
-    """Where the data lives, when it is a folder a person can find (None in a browser)."""
-    damaged: list[DamagedFile]
-    """Files found damaged and set aside, for the app to report."""
-    lock: Any
-    """A re-entrant lock (`threading.RLock`): the service holds it around each read-change-write, so a
-    change made from one phone cannot interleave with another's, however many services share the storage."""
+    @property
+    def folder(self) -> Path | None:
+        """Where the data lives, when it is a folder a person can find (None in a browser)."""
+
+    @property
+    def damaged(self) -> list[DamagedFile]:
+        """Files found damaged and set aside, for the app to report."""
+
+    @property
+    def lock(self) -> Any:
+        """A re-entrant lock (`threading.RLock`): the service holds it around each read-change-write, so a
+        change made from one phone cannot interleave with another's, however many services share the
+        storage."""
 
     @property
     def closed(self) -> bool: ...

@@ -135,12 +135,12 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
         match = match_from_dict(doc.get("match"), limit_names=False)
     except MatchFileError as exc:
         raise DocumentError(str(exc)) from None
-    ids = doc.get("player_ids")
+    ids: Any = doc.get("player_ids")
     _need(isinstance(ids, list) and len(ids) == len(match.sides), "'player_ids' has one list per side")
     for side, side_ids in zip(match.sides, ids):
         _need(isinstance(side_ids, list) and len(side_ids) == len(side.members) and all(map(is_id, side_ids)),
               f"'player_ids' of {side.name!r} has one player id per player")
-    live_doc = doc.get("live")
+    live_doc: Any = doc.get("live")
     _need(isinstance(live_doc, list) and all(isinstance(t, list) and len(t) == 2 and _is_int(t[0])
                                              and isinstance(t[1], str) for t in live_doc),
           "'live' is a list of [seat, kind] taps")
@@ -150,7 +150,7 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
         raise DocumentError(f"'live': {exc}") from None
     _need(all(0 <= t.seat < len(match.seats) for t in live.taps), "'live' has a tap for a seat that is not at the table")
     # Added without a schema step: a document without it (an older app's) simply knows no hand's taps.
-    hand_taps_doc = doc.get("hand_taps", [])
+    hand_taps_doc: Any = doc.get("hand_taps", [])
     _need(isinstance(hand_taps_doc, list) and len(hand_taps_doc) <= len(match.hands)
           and all(h is None or (isinstance(h, list) and all(isinstance(t, list) and len(t) == 2 and _is_int(t[0])
                                                            and isinstance(t[1], str) for t in h))
@@ -162,7 +162,7 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
         raise DocumentError(f"'hand_taps': {exc}") from None
     _need(all(h is None or all(0 <= t.seat < len(match.seats) for t in h) for h in hand_taps),
           "'hand_taps' has a tap for a seat that is not at the table")
-    trail_doc = doc.get("trail")
+    trail_doc: Any = doc.get("trail")
     _need(isinstance(trail_doc, list), "'trail' is a list")
     trail = tuple(trail_from_dict(t, f"trail entry {i + 1}") for i, t in enumerate(trail_doc))
     record = MatchRecord(id=doc["id"], match=match, created=doc["created"], finished=doc.get("finished"),
@@ -232,7 +232,9 @@ def check_summary_doc(raw: Any) -> dict[str, Any]:
     _need(doc.get("finished") is None or is_time(doc["finished"]), "an index entry's 'finished' is a time or null")
     doc.setdefault("finished", None)
     _need(doc.get("status") in [s.value for s in Status], "an index entry has no status")
-    sides, members, ids = doc.get("sides"), doc.get("members"), doc.get("player_ids")
+    sides: Any = doc.get("sides")
+    members: Any = doc.get("members")
+    ids: Any = doc.get("player_ids")
     _need(isinstance(sides, list) and all(isinstance(s, str) for s in sides), "an index entry has no side names")
     for value in (members, ids):
         _need(isinstance(value, list) and len(value) == len(sides)

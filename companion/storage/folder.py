@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
 import platformdirs
 from tinydb import TinyDB
@@ -63,9 +63,9 @@ def write_table(path: Path, table: str, docs: Iterable[Mapping[str, Any]]) -> No
     files.write_atomic(path, files.dump_bytes(data))
 
 
-def replace_all(doc: Mapping[str, Any]) -> Callable[[dict], None]:
+def replace_all(doc: Mapping[str, Any]) -> Callable[[MutableMapping], None]:
     """An update that makes a document `doc` (`Table.update` merges fields; clearing first replaces them)."""
-    def replace(current: dict) -> None:
+    def replace(current: MutableMapping) -> None:
         current.clear()
         current.update(doc)
 
