@@ -1,10 +1,10 @@
 """Where the shipped data lives: rule sets, translation catalogs (and, in a checkout, example match files).
 
 The repository's top-level `data/` folder is the one source. A built wheel (and the browser build)
-carries a copy of `data/rules/` and `data/i18n/` inside the package, as `companion/data/` (made by
-`setup.py` when the wheel is built, every file in those folders), read here with `importlib.resources`
-so the installed app needs no checkout. A checkout, an editable install and a `flet build` of the
-project folder read `data/` itself. See docs/decisions.md ("Shipped data").
+carries `data/rules/` and `data/i18n/` inside the package, as `companion/data/` (pyproject.toml maps the
+package `companion.data` to `data/`), read here with `importlib.resources` so the installed app needs no
+checkout. A checkout, an editable install and a `flet build` of the project folder read `data/` itself.
+See docs/decisions.md ("Shipped data").
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-__all__ = ["CHECKOUT_DATA", "DATA_DIR", "PACKAGED", "SHIPPED", "data_root", "read_shipped", "shipped"]
+__all__ = ["CHECKOUT_DATA", "PACKAGED", "SHIPPED", "data_root", "read_shipped", "shipped"]
 
 PACKAGED = "data"
 """The folder inside the package that a wheel's build fills from the checkout's `data/`."""
@@ -22,18 +22,15 @@ SHIPPED = ("rules", "i18n")
 """The folders of `data/` that the app reads and a wheel therefore carries."""
 CHECKOUT_DATA = Path(__file__).resolve().parent.parent / "data"
 """The repository's `data/` folder, when the app runs from a checkout."""
-DATA_DIR: Traversable
-"""The folder holding `rules/` and `i18n/` (and, in a checkout, `examples/`): `data_root()`, looked up at
-each use. The app reads through `shipped` and `read_shipped`; this is for tools and tests."""
 
 
 def data_root() -> Traversable:
-    """The shipped data: the package's own copy when it has one (a wheel, the browser build's zip),
-    else the checkout's `data/`."""
-    packaged = files(__package__) / PACKAGED
-    if (packaged / SHIPPED[0]).is_dir():
-        return packaged
-    return CHECKOUT_DATA
+    """The shipped data. In a checkout (its `pyproject.toml` and `data/` beside the package), the checkout's
+    own `data/`: a copy left inside the package by an old build or a browser-build staging must never win
+    over it. Installed (a wheel, the browser build's zip, a packaged phone app), the package's copy."""
+    if (CHECKOUT_DATA / SHIPPED[0]).is_dir() and (CHECKOUT_DATA.parent / "pyproject.toml").is_file():
+        return CHECKOUT_DATA
+    return files(__package__) / PACKAGED
 
 
 @cache
@@ -57,9 +54,3 @@ def read_shipped(folder: str, name: str) -> str:
         raise FileNotFoundError(f"no {folder}/{name}.json is shipped")
     return (data_root() / folder / f"{name}.json").read_text(encoding="utf-8")
 
-
-def __getattr__(name: str) -> Traversable:
-    if name == "DATA_DIR":
-        # Looked up when asked, not at import: nothing of the package's zip stays open in a snapshot.
-        return data_root()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

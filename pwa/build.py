@@ -185,7 +185,7 @@ def stage(folder: Path, wheels: list[Path]) -> None:
     for rel in NOT_IN_APP:
         shutil.rmtree(folder / rel, ignore_errors=True)
     shutil.rmtree(folder / "companion" / "data", ignore_errors=True)  # a copy left by a wheel build: ours is made now
-    for name in SHIPPED_DATA:  # as a wheel has them (setup.py): companion/data/<name>/, every file
+    for name in SHIPPED_DATA:  # as a wheel has them (pyproject.toml: companion.data): companion/data/<name>/
         target = folder / "companion" / "data" / name
         target.mkdir(parents=True)
         for path in sorted((ROOT / "data" / name).iterdir()):

@@ -109,20 +109,6 @@ class HandEntry:
                 return side
         return None
 
-    def counting_of(self, rules: RuleSet) -> tuple[int, ...]:
-        """Counting cards per side, listed or derived from the held cards."""
-        if self.held is None:
-            return self.counting or ()
-        return tuple(sum(1 for c in cards if rules.is_counting(c)) for cards in self.held)
-
-    def ten_holder(self) -> int | None:
-        """The side that took the 10♦."""
-        return self.holder_of(TEN_OF_DIAMONDS) if self.held is not None else self.ten_of_diamonds
-
-    def two_holder(self, rules: RuleSet) -> int | None:
-        """The side that took the special two."""
-        return self.holder_of(rules.two) if self.held is not None else self.two
-
     def majority(self) -> int | None:
         """The side with strictly the most captured cards, or None for a tie for most."""
         if self.cards is None:
@@ -184,7 +170,8 @@ def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem
     add = problems.append
 
     # Shape: one number per side.
-    per_side: dict[EntryField, tuple[int, ...]] = {EntryField.XERIS: entry.xeris, EntryField.JACK_XERIS: entry.jack_xeris}
+    per_side: dict[EntryField, tuple[int, ...]] = {EntryField.XERIS: entry.xeris,
+                                                   EntryField.JACK_XERIS: entry.jack_xeris}
     if entry.cards is not None:
         per_side[EntryField.CARDS] = entry.cards
     if entry.held is None:
@@ -197,7 +184,8 @@ def validate_hand(entry: HandEntry, rules: RuleSet, sides: int) -> tuple[Problem
                 add(Problem(ProblemCode.COUNTING_NEEDS_EXACT, field=EntryField.COUNTING,
                             values={"ranks": " ".join(r.value for r in rules.counting_ranks)}))
     elif len(entry.held) != sides:
-        add(Problem(ProblemCode.WRONG_SIDE_COUNT, field=EntryField.HELD, values={"given": len(entry.held), "expected": sides}))
+        add(Problem(ProblemCode.WRONG_SIDE_COUNT, field=EntryField.HELD,
+                    values={"given": len(entry.held), "expected": sides}))
     for name, values in per_side.items():
         if len(values) != sides:
             add(Problem(ProblemCode.WRONG_SIDE_COUNT, field=name, values={"given": len(values), "expected": sides}))
@@ -279,7 +267,8 @@ def _held_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
 def _total_problems(entry: HandEntry, rules: RuleSet) -> list[Problem]:
     problems = []
     if entry.cards is not None and sum(entry.cards) != DECK_SIZE:
-        problems.append(Problem(ProblemCode.CARDS_TOTAL, None, EntryField.CARDS, {"total": sum(entry.cards), "expected": DECK_SIZE}))
+        problems.append(Problem(ProblemCode.CARDS_TOTAL, None, EntryField.CARDS,
+                                {"total": sum(entry.cards), "expected": DECK_SIZE}))
     if entry.held is None and entry.counting is not None:
         expected = rules.counting_cards_in_deck
         if sum(entry.counting) != expected:
@@ -316,7 +305,8 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
             if two == side and not two_counts:
                 needed += 1
             if ten == side and ten_counts and counting[side] < 1:
-                problems.append(Problem(ProblemCode.TEN_NOT_IN_COUNTING, side, EntryField.COUNTING, {"card": TEN_OF_DIAMONDS.label}))
+                problems.append(Problem(ProblemCode.TEN_NOT_IN_COUNTING, side, EntryField.COUNTING,
+                                        {"card": TEN_OF_DIAMONDS.label}))
         else:
             # The held checks passed, so the side lists each of its counting and special cards once:
             # the same number as its counting cards plus its special cards of no counting rank.
@@ -325,7 +315,8 @@ def _side_problems(entry: HandEntry, rules: RuleSet, sides: int) -> list[Problem
         if entry.cards is not None:
             cards = entry.cards[side]
             if cards < needed:
-                problems.append(Problem(ProblemCode.TOO_FEW_CARDS, side, EntryField.CARDS, {"cards": cards, "needed": needed}))
+                problems.append(Problem(ProblemCode.TOO_FEW_CARDS, side, EntryField.CARDS,
+                                        {"cards": cards, "needed": needed}))
             if 2 * xeris > cards:
                 problems.append(Problem(ProblemCode.TOO_MANY_XERIS, side, EntryField.XERIS,
                                         {"xeris": xeris, "cards": cards, "needed": 2 * xeris}))

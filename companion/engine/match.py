@@ -190,7 +190,8 @@ class _Tally:
     def of(cls, st: Standing) -> _Tally:
         tally = cls(len(st.totals), st.target)
         tally.totals, tally.won = list(st.totals), list(st.hands_won)
-        tally.extensions, tally.status, tally.winner, tally.decided_at = st.extensions, st.status, st.winner, st.decided_at
+        tally.extensions, tally.status = st.extensions, st.status
+        tally.winner, tally.decided_at = st.winner, st.decided_at
         return tally
 
     def add(self, goal: Goal, index: int, score: HandScore) -> None:

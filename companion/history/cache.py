@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from typing import Any
 
 from .stats import ScoredMatch, score_history, score_record
+
+log = logging.getLogger(__name__)
 
 
 class HistoryCache:
@@ -40,8 +43,8 @@ class HistoryCache:
         """Score the history now, so the first player page opens at once."""
         try:
             self.scored(library)
-        except Exception:  # a warm-up is only a head start: the page will read what it needs itself
-            pass
+        except Exception:  # a warm-up is only a head start: the page reads what it needs itself
+            log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)
 
     async def warm_stepwise(self, library: Any) -> None:
         """`warm` where there are no threads (a browser tab): one match at a time, handing the event loop
@@ -59,4 +62,4 @@ class HistoryCache:
                 await asyncio.sleep(0)
             self.scored(library)  # every match is scored by now: this only adds them up
         except Exception:  # only a head start, as `warm`
-            pass
+            log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)

@@ -10,8 +10,9 @@ abandoned; matches still in play are left out everywhere. Each match is scored o
   scored hand of finished and abandoned matches alike.
 
 Players are known by the stable ids of `MatchRecord.player_ids`, never by name (names can change; see
-`player_names`); a record without ids is in the history and the export but counts for no player. A partnership is one side with one capture pile, so its hand figures are the side's:
-every per-hand figure is per hand of the player's side, and both partners get the same figures.
+`player_names`); a record without ids is in the history and the export but counts for no player. A
+partnership is one side with one capture pile, so its hand figures are the side's: every per-hand figure
+is per hand of the player's side, and both partners get the same figures.
 
 Every function takes records, or the `ScoredMatch` values of `score_history` (see scored.py). Scoring is nearly all
 the cost (the engine checks and itemises every hand), so a page that shows several figures, or a view
@@ -115,11 +116,6 @@ class PlayerStats:
     """True when some of the player's matches were played in a partnership (their side's figures are the team's)."""
 
     @property
-    def own_xeris_per_hand(self) -> float | None:
-        """The player's own xeris per hand whose taps are known."""
-        return _rate(self.own_xeris, self.own_hands)
-
-    @property
     def win_rate(self) -> float | None:
         """Matches won per decided match (0 to 1), or None before any."""
         return _rate(self.won, self.played)
@@ -190,7 +186,8 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         if seat is not None and seat < len(sm.seat_taps):
             x, j, known = sm.seat_taps[seat]
             own_xeris, own_jacks, own_hands = own_xeris + x, own_jacks + j, own_hands + known
-        if fig.best_points is not None and fig.best_hand is not None and (best is None or fig.best_points > best.points):
+        better = fig.best_points is not None and (best is None or fig.best_points > best.points)
+        if better and fig.best_points is not None and fig.best_hand is not None:
             best = BestHand(points=fig.best_points, match_id=sm.record.id, hand=fig.best_hand, date=sm.date)
     played = results["won"] + results["lost"] + results["drawn"]
     return PlayerStats(

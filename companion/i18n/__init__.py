@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache, cache
+from functools import cache
 
 from ..engine.messages import Message, english, fill, said
 from ..resources import read_shipped, shipped

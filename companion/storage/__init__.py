@@ -15,6 +15,7 @@ from .store import Store, data_dir, utc_now
 
 __all__ = [
     "DEFAULT_SETTINGS", "DamagedFile", "MatchSummary", "Player", "AtomicJSONStorage", "CorruptFile",
-    "SCHEMA", "SchemaError", "TooNew", "DamagedMatch", "DiskFault", "Fault", "NoSuchMatch", "NoSuchPlayer", "PlayerError",
+    "SCHEMA", "SchemaError", "TooNew", "DamagedMatch", "DiskFault", "Fault", "NoSuchMatch", "NoSuchPlayer",
+    "PlayerError",
     "StorageError", "Store", "StoreClosed", "StoreLocked", "data_dir", "utc_now",
 ]

@@ -21,10 +21,10 @@ JavaScript side is passed in (`Browser`), so the logic is tested with a fake one
 
 from __future__ import annotations
 
+import logging
 import asyncio
 import errno
 import time
-from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,6 +32,8 @@ from typing import Any, Protocol
 from ..service.ports import DiskFault, StorageError
 from . import files
 from .store import Store
+
+log = logging.getLogger(__name__)
 
 FOLDER = "/xeri-data"
 """Where the data folder is in the browser's file system (IDBFS names its database after it)."""
@@ -72,7 +74,9 @@ self.xeriDisk = {
     const out = { persisted: null, quota: null, usage: null };
     const s = self.navigator && navigator.storage;
     try { if (s && s.persisted) out.persisted = await s.persisted(); } catch (e) {}
-    try { if (s && s.estimate) { const e = await s.estimate(); out.quota = e.quota; out.usage = e.usage; } } catch (e) {}
+    try {
+      if (s && s.estimate) { const e = await s.estimate(); out.quota = e.quota; out.usage = e.usage; }
+    } catch (e) {}
     return out;
   },
 };
@@ -151,7 +155,8 @@ class IndexedDBFolder:
         what went wrong (without IndexedDB the folder stays in memory, and the app runs on it)."""
         try:
             held = await self.browser.lock(LOCK_NAME, LOCK_WAIT)
-        except Exception:  # no Web Locks: go on unguarded
+        except Exception as exc:  # noqa: BLE001 - no Web Locks: go on unguarded
+            log.info("no Web Lock for the data folder (%s): a second tab is not kept out", _reason(exc))
             held = None
         if held is False:
             self.elsewhere = True
@@ -159,14 +164,14 @@ class IndexedDBFolder:
         try:
             await self.browser.mount(self.path)
             self.kept = True
-        except Exception as exc:  # private windows without IndexedDB, site data blocked
+        except Exception as exc:  # noqa: BLE001 - private windows without IndexedDB, site data blocked: told
             self.refused = _reason(exc)
             Path(self.path).mkdir(parents=True, exist_ok=True)
         try:
             info = await self.browser.storage()
             self.persisted, self.quota, self.usage = info.get("persisted"), info.get("quota"), info.get("usage")
-        except Exception:
-            pass
+        except Exception as exc:  # noqa: BLE001 - only figures for the settings; the app runs without them
+            log.info("the browser did not say how much it keeps (%s)", _reason(exc))
         return self
 
     async def flush(self) -> None:
@@ -182,24 +187,23 @@ class IndexedDBFolder:
             self.flush_ms.append((time.perf_counter() - start) * 1000)
 
 
-class BrowserStore:
+class BrowserStore(Store):
     """`MatchStorage` in a browser tab: a `Store` over the folder in IndexedDB. Every write lands in
     memory when its method returns and is durable once `settle()` returned."""
 
-    folder: Path | None = None
-    """No folder a person can find: the data is the browser's (see `companion.service.ports`)."""
-
-    def __init__(self, store: Store, kept_in: IndexedDBFolder, settled_at: int = -1):
-        self._store = store
+    def __init__(self, path: Path, kept_in: IndexedDBFolder, settled_at: int = -1):
+        super().__init__(path)
         self.kept_in = kept_in
         """The IndexedDB copy the store's folder is flushed to."""
-        self.damaged = store.damaged
-        self.lock = store.lock
-        self.clock = store.clock
         self._settled_at = settled_at
         """What `files.changes` said when the folder and IndexedDB last agreed (-1: not known)."""
         self.refused: str | None = kept_in.refused
         """Why the last flush failed (what the browser said), or None after one that worked."""
+
+    @property
+    def folder(self) -> Path | None:
+        """No folder a person can find: the data is the browser's (see `companion.service.ports`)."""
+        return None
 
     # --- durability -------------------------------------------------------------------------------------
     def unsettled(self) -> bool:
@@ -216,7 +220,7 @@ class BrowserStore:
             seen = files.changes
             try:
                 await self.kept_in.flush()
-            except Exception as exc:  # QuotaExceededError, TimeoutError, an InvalidStateError, …
+            except Exception as exc:  # noqa: BLE001 - QuotaExceededError, TimeoutError, InvalidStateError: told
                 self.refused = _reason(exc)
                 full = "quota" in self.refused.lower() or isinstance(exc, (asyncio.TimeoutError, TimeoutError))
                 raise DiskFault("keep the change in this browser", None,
@@ -224,65 +228,16 @@ class BrowserStore:
             self._settled_at = seen
             self.refused = None
 
-    # --- MatchStorage: the store's --------------------------------------------------------------------
-    @property
-    def closed(self) -> bool:
-        return self._store.closed
 
-    def close(self) -> None:
-        self._store.close()
-
-    def batch(self) -> AbstractContextManager[None]:
-        return self._store.batch()
-
-    def get(self, match_id: str):
-        return self._store.get(match_id)
-
-    def add(self, record, st):
-        return self._store.add(record, st)
-
-    def put(self, record, st):
-        return self._store.put(record, st)
-
-    def list_matches(self):
-        return self._store.list_matches()
-
-    def find_same(self, fingerprint: str):
-        return self._store.find_same(fingerprint)
-
-    def is_taken(self, match_id: str) -> bool:
-        return self._store.is_taken(match_id)
-
-    def delete(self, match_id: str) -> None:
-        self._store.delete(match_id)
-
-    def restore(self, match_id: str):
-        return self._store.restore(match_id)
-
-    def player_id(self, name: str) -> str:
-        return self._store.player_id(name)
-
-    def players(self):
-        return self._store.players()
-
-    def rename_player(self, player_id: str, name: str) -> None:
-        self._store.rename_player(player_id, name)
-
-    def settings(self) -> dict[str, Any]:
-        return self._store.settings()
-
-    def update_settings(self, **changes: Any) -> dict[str, Any]:
-        return self._store.update_settings(**changes)
-
-
-async def open_in_browser(browser: Browser | None = None, path: str = FOLDER) -> tuple[IndexedDBFolder, BrowserStore | None]:
+async def open_in_browser(browser: Browser | None = None,
+                          path: str = FOLDER) -> tuple[IndexedDBFolder, BrowserStore | None]:
     """Open the data folder kept in this browser: the folder (what went wrong, if anything) and the store,
     None when another tab holds the data. `StorageError` when the folder cannot be used at all."""
     folder = await IndexedDBFolder(browser or Pyodide(), path).open()
     if folder.elsewhere:
         return folder, None
     loaded = files.changes  # the folder is what IndexedDB holds
-    store = BrowserStore(Store(Path(path)), folder, settled_at=loaded)
+    store = BrowserStore(Path(path), folder, settled_at=loaded)
     if store.unsettled():
         try:
             await store.settle()  # opening rebuilt the index or set a damaged file aside: keep that too

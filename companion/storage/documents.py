@@ -57,7 +57,8 @@ def match_name(sides: Sequence[str]) -> str:
 
 # --- names that follow renamed players ---------------------------------------------------------
 
-def renamed_sides(sides: Sequence[Side], player_ids: Sequence[Sequence[str]], names: Mapping[str, str]) -> tuple[Side, ...]:
+def renamed_sides(sides: Sequence[Side], player_ids: Sequence[Sequence[str]],
+                  names: Mapping[str, str]) -> tuple[Side, ...]:
     """The sides with today's player names.
 
     A single player's side is named after the player, so it follows a rename; a partnership keeps
@@ -148,7 +149,8 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
         live = LiveHand(tuple(Tap(seat, kind) for seat, kind in live_doc))
     except ValueError as exc:
         raise DocumentError(f"'live': {exc}") from None
-    _need(all(0 <= t.seat < len(match.seats) for t in live.taps), "'live' has a tap for a seat that is not at the table")
+    _need(all(0 <= t.seat < len(match.seats) for t in live.taps),
+          "'live' has a tap for a seat that is not at the table")
     # Added without a schema step: a document without it (an older app's) simply knows no hand's taps.
     hand_taps_doc: Any = doc.get("hand_taps", [])
     _need(isinstance(hand_taps_doc, list) and len(hand_taps_doc) <= len(match.hands)

@@ -14,6 +14,7 @@ Layout (see docs/storage.md)::
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,8 @@ from ..records import DamagedFile
 from .documents import match_name
 from . import files
 from .files import AtomicJSONStorage, CorruptFile, move_durably, read_json
+
+log = logging.getLogger(__name__)
 
 APP_NAME = "xeri-companion"
 """The folder name under the platform's user data folder."""
@@ -102,8 +105,8 @@ def guess_name(path: Path) -> tuple[str | None, str | None]:
         created = record.get("created")
         if all(isinstance(s, str) for s in sides):
             return match_name(sides), created if isinstance(created, str) else None
-    except Exception:  # anything at all: this is only a better message for a file already known to be bad
-        pass
+    except Exception as exc:  # noqa: BLE001 - anything: this only names a file already known to be bad
+        log.debug("%s names no match (%s)", path, exc)
     return None, None
 
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .documents import DocumentError, check_summary_doc, is_id
+from .folder import DAMAGE, INDEX_TABLE, DataFolder, db, reason
+from .schema import TooNew
 
 
 def bucket_of(match_id: str) -> str:
@@ -65,3 +70,26 @@ class Index:
     def bucket(self, prefix: str) -> list[dict[str, Any]]:
         """The entries of one bucket file, by id."""
         return [self._entries[m] for m in sorted(self._buckets.get(prefix, ()))]
+
+
+def read_buckets(folder: Path, files: DataFolder) -> Iterator[dict[str, Any]]:
+    """Every entry of the index files in `folder`. A bucket file that cannot be read is set aside: the index
+    is only a cache of the match files, and what it lacked is rebuilt from them."""
+    for path in sorted(folder.glob("*.json")):
+        prefix = path.stem
+        if len(prefix) != 2 or not is_id(prefix * 16):
+            continue
+        try:
+            entries = []
+            for doc in db(path).table(INDEX_TABLE).all():
+                summary = check_summary_doc(dict(doc))
+                if bucket_of(summary["id"]) != prefix:
+                    raise DocumentError(f"the index entry of match {summary['id']} is in the wrong file")
+                entries.append(summary)
+        except TooNew as exc:
+            files.set_aside(path, str(exc))
+            continue
+        except DAMAGE as exc:
+            files.set_aside(path, reason(exc))
+            continue
+        yield from entries

@@ -24,12 +24,12 @@ from ..formats.matchfile import match_to_dict
 from ..service.ports import DamagedMatch, DiskFault, NoSuchMatch, StorageError, StoreClosed, StoreLocked
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player
 from ..clock import utc_now
-from .documents import (DocumentError, check_summary_doc, is_id, match_name, record_from_doc, record_to_doc, seal,
+from .documents import (DocumentError, is_id, match_name, record_from_doc, record_to_doc, seal,
                         summary_doc, summary_from_doc, with_names)
 from .files import clean_temp_files, folder_syncs_at_end, move_durably
 from .folder import (BIN, DAMAGE, DAMAGED, DOC_ID, INDEX, INDEX_TABLE, LOCK_NAME, MATCH_TABLE, MATCHES, DataFolder,
                      data_dir, db, put_doc, reason, stamp, write_table)
-from .index import Index, bucket_of
+from .index import Index, bucket_of, read_buckets
 from .people import PlayerBook, SettingsFile
 from .schema import TooNew
 
@@ -58,13 +58,13 @@ class Store:
     """
 
     def __init__(self, folder: Path | str | None = None, *, clock: Callable[[], str] = utc_now):
-        self.folder = Path(folder) if folder is not None else data_dir()
-        """The data folder."""
+        self.path = Path(folder) if folder is not None else data_dir()
+        """The data folder, where this store keeps its files."""
         self.clock = clock
         """Where the store (and the services over it) take the time from."""
         self.lock = threading.RLock()
         """Serialises every method; the service holds it around each read-change-write of a match."""
-        self._files = DataFolder(self.folder, clock)
+        self._files = DataFolder(self.path, clock)
         self.damaged: list[DamagedFile] = self._files.damaged
         """Files that could not be read, found at open or later; each was moved aside, never deleted."""
         self.remade = 0
@@ -92,25 +92,25 @@ class Store:
     def _take_lock(self) -> FileLock:
         """Hold the folder's lock, noting which file it is: a folder deleted and made again has another."""
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
+            self.path.mkdir(parents=True, exist_ok=True)
             # thread_local=False: the store may be closed from another thread than the one that opened it.
-            lock = FileLock(self.folder / LOCK_NAME, thread_local=False)
+            lock = FileLock(self.path / LOCK_NAME, thread_local=False)
             lock.acquire(blocking=False)
         except Timeout:
-            raise StoreLocked(self.folder) from None
+            raise StoreLocked(self.path) from None
         except OSError as exc:
-            raise DiskFault("open the data folder", self.folder, exc) from None
+            raise DiskFault("open the data folder", self.path, exc) from None
         try:
-            self._lock_identity = _identity(self.folder / LOCK_NAME)
+            self._lock_identity = _identity(self.path / LOCK_NAME)
         except OSError as exc:
             lock.release()
-            raise DiskFault("open the data folder", self.folder, exc) from None
+            raise DiskFault("open the data folder", self.path, exc) from None
         return lock
 
     def _open(self) -> None:
         for name in FOLDERS:
             self._files.make_folder(name)
-        for folder in (self.folder, self.folder / MATCHES, self.folder / INDEX, self.folder / BIN):
+        for folder in (self.path, self.path / MATCHES, self.path / INDEX, self.path / BIN):
             clean_temp_files(folder)
         self._empty_bin()  # left by a session that ended without closing: its deletions stand
         self._settings.load()
@@ -129,7 +129,7 @@ class Store:
                 self._write_unsaved()
                 self._empty_bin()
             except OSError as exc:  # the bin is emptied at the next open; the index rebuilt from the files
-                log.warning("closing the data folder %s: %s", self.folder, exc)
+                log.warning("closing the data folder %s: %s", self.path, exc)
             finally:
                 self._file_lock.release()
 
@@ -138,6 +138,11 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @property
+    def folder(self) -> Path | None:
+        """The data folder, for people: where to find the files and backups on this device."""
+        return self.path
 
     @property
     def closed(self) -> bool:
@@ -156,7 +161,7 @@ class Store:
         except StorageError:
             raise
         except OSError as exc:
-            raise DiskFault(doing, self.folder, exc) from exc
+            raise DiskFault(doing, self.path, exc) from exc
 
     @contextmanager
     def _writing(self, doing: str) -> Iterator[None]:
@@ -168,7 +173,7 @@ class Store:
                 yield
 
     def _empty_bin(self) -> None:
-        for path in (self.folder / BIN).glob("*.json"):
+        for path in (self.path / BIN).glob("*.json"):
             if path.is_file():
                 path.unlink(missing_ok=True)
 
@@ -195,11 +200,11 @@ class Store:
             if self._closed:
                 return False
             try:
-                if _identity(self.folder / LOCK_NAME) == self._lock_identity:
+                if _identity(self.path / LOCK_NAME) == self._lock_identity:
                     return False
             except OSError:
                 pass
-            log.warning("the data folder %s was deleted while the app ran: making it again", self.folder)
+            log.warning("the data folder %s was deleted while the app ran: making it again", self.path)
             old = self._file_lock
             self._file_lock = self._take_lock()
             old.release()
@@ -273,30 +278,12 @@ class Store:
 
     # --- the index -----------------------------------------------------------------------------
     def _load_index(self) -> None:
-        for path in sorted((self.folder / INDEX).glob("*.json")):
-            prefix = path.stem
-            if len(prefix) != 2 or not is_id(prefix * 16):
-                continue
-            try:
-                entries = []
-                for doc in db(path).table(INDEX_TABLE).all():
-                    summary = check_summary_doc(dict(doc))
-                    if bucket_of(summary["id"]) != prefix:
-                        raise DocumentError(f"the index entry of match {summary['id']} is in the wrong file")
-                    entries.append(summary)
-            except TooNew as exc:
-                # The index is only a cache of the match files: set it aside and rebuild it.
-                self._files.set_aside(path, str(exc))
-                continue
-            except DAMAGE as exc:
-                self._files.set_aside(path, reason(exc))
-                continue
-            for entry in entries:
-                self._index.put(entry)
+        for entry in read_buckets(self.path / INDEX, self._files):
+            self._index.put(entry)
 
     def _reconcile(self) -> None:
         """Bring the index in line with the match files; check every file changed since it was indexed."""
-        on_disk = {p.stem: p for p in (self.folder / MATCHES).glob("*.json") if is_id(p.stem)}
+        on_disk = {p.stem: p for p in (self.path / MATCHES).glob("*.json") if is_id(p.stem)}
         dirty: set[str] = set()
         for match_id in [m for m in self._index if m not in on_disk]:
             self._index.pop(match_id)

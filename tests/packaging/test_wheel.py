@@ -100,3 +100,33 @@ def test_the_installed_app_module_imports_and_speaks_greek(installed, tmp_path):
     assert out.returncode == 0, out.stderr
     greek = json.loads((ROOT / "data" / "i18n" / "el.json").read_text(encoding="utf-8"))["app.title"]
     assert json.loads(out.stdout) == [greek, list(PRESETS)]
+
+
+def test_every_package_of_the_app_is_listed_for_the_wheel():
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "companion").rglob("__init__.py")}
+    assert found | {"companion.data"} == listed
+
+
+def test_the_wheel_names_its_licence_and_carries_it(installed, tmp_path):
+    code = ("import json; from importlib.metadata import distribution as d; m = d('xeri-companion');"
+            "print(json.dumps([m.metadata['License-Expression'], any(f.name == 'LICENSE' for f in m.files)]))")
+    out = run_installed(installed, str(installed / "bin" / "python"), "-c", code, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == ["MIT", True]
+
+
+def test_a_copy_of_the_data_left_inside_a_checkouts_package_never_wins(tmp_path, monkeypatch):
+    # A browser-build staging or an old build left companion/data/ in the checkout (it is ignored by git):
+    # the checkout's data/ is still what the app reads, so an edited catalog is never hidden by a stale one.
+    import companion.resources as resources
+
+    assert resources.data_root() == resources.CHECKOUT_DATA
+    stale = tmp_path / "companion"
+    (stale / "data" / "rules").mkdir(parents=True)
+    monkeypatch.setattr(resources, "files", lambda _package: stale)
+    assert resources.data_root() == resources.CHECKOUT_DATA
+    monkeypatch.setattr(resources, "CHECKOUT_DATA", tmp_path / "elsewhere" / "data")   # installed: no checkout
+    assert resources.data_root() == stale / "data"

@@ -14,7 +14,7 @@ from pathlib import Path
 import companion.formats.archive as archive
 from companion.formats.archive import MAX_ENTRY_BYTES
 from companion.service import ImportReport
-from companion.resources import DATA_DIR
+from companion.resources import CHECKOUT_DATA as DATA_DIR
 
 from tests.play import backups, books
 

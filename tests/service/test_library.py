@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from companion.engine import Goal, Match, Side
 from companion.engine.names import is_plain_text, name_key
 from companion.formats.matchfile import MatchFileError, loads
-from companion.resources import DATA_DIR
+from companion.resources import CHECKOUT_DATA as DATA_DIR
 from companion.storage import Store
 
 from tests.storage.builders import CLASSIC, hand_for, new_match, partnership_match

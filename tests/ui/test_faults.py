@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 import companion.storage.files as files
-from companion.resources import DATA_DIR
+from companion.resources import CHECKOUT_DATA as DATA_DIR
 from companion.ui.viewmodel import Screen, Tone
 from companion.engine.live import TapKind
 

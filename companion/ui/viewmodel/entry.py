@@ -116,20 +116,10 @@ class EntryModel(ViewModel):
             return []
         return [(p, problem_text(p, self.names, self.tr)) for p in self.draft.problems()]
 
-    def problems_for(self, *fields: EntryField | str) -> list[tuple[str, str]]:
-        """(code, sentence) of the problems pointing at these fields."""
-        wanted = {EntryField(f) for f in fields}
-        return [(p.code.value, text) for p, text in self.problems() if p.field in wanted]
-
     def flagged(self, field: EntryField | str) -> set[int | None]:
         """The sides a problem points at in this field (None: the field as a whole)."""
         wanted = EntryField(field)
         return {p.side for p, _ in self.problems() if p.field is wanted}
-
-    def other_problems(self) -> list[str]:
-        shown = {EntryField.CARDS, EntryField.MOST_CARDS, EntryField.COUNTING, EntryField.TEN_OF_DIAMONDS,
-                 EntryField.TWO, EntryField.XERIS, EntryField.JACK_XERIS, EntryField.HELD}
-        return [text for p, text in self.problems() if p.field not in shown]
 
     def save_reason(self) -> str | None:
         """Why Save is disabled, in words; None when the hand can be saved."""

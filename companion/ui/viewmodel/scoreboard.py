@@ -260,10 +260,6 @@ class ScoreboardModel(ViewModel):
         self.flash = None
 
     @intent
-    def dismiss_flash(self) -> None:
-        self.flash = None
-
-    @intent
     def show_saved(self) -> None:
         """The hand just saved, line by line, over the screen."""
         if self.flash is not None:

@@ -179,9 +179,6 @@ class Session:
         """Show the catalog sentence `key`."""
         self.notice = Notice(self.tr(key, **values), tone)
 
-    def say_n(self, key: str, n: int, **values: Any) -> None:
-        self.notice = Notice(self.tr.n(key, n, **values))
-
     def _damaged_text(self, damaged: Any) -> str:
         name = damaged.match_name or damaged.path.name
         if damaged.new_path is None:
