@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run test fuzz bench screenshots pwa clean
+.PHONY: setup run lint test fuzz bench screenshots pwa clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed, found " + sys.version)'
@@ -19,8 +19,13 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/python -m companion
 
-## Every test: engine, storage, view model, and the browser tests when Chromium is there.
-test: setup
+## Lint and types (pyproject.toml [tool.ruff], [tool.mypy]): clean in every commit.
+lint: setup
+	$(BIN)/ruff check companion tests benchmarks pwa tools main.py
+	$(BIN)/mypy
+
+## Every test: lint and types, engine, storage, view model, and the browser tests when Chromium is there.
+test: lint
 	$(BIN)/python -m pytest
 
 ## The fuzz tests, long: random match files and form input, FUZZ_EXAMPLES each (make test runs a few seconds of them).

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,12 +38,16 @@ class Parts:
     """The scored history, shared by every phone, so a player page adds figures up instead of reading files."""
     clock: Clock
     """Where the services take the time from."""
+    writer: ThreadPoolExecutor | None = None
+    """Where every phone's writes run, one at a time in the order they were handed over, off the event loop
+    that serves the phones (see `start_background`); None where everything runs on one loop (a browser tab)."""
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
 
     def start_background(self) -> None:
-        """Beside the screens, in threads: score the history ahead of time, and (a data folder on disk)
-        notice the folder deleted while the app runs. Where there are no threads (a browser tab) the front
-        door warms the cache step by step instead (`HistoryCache.warm_stepwise`)."""
+        """Beside the screens, in threads: the writer, scoring the history ahead of time, and (a data folder on
+        disk) noticing the folder deleted while the app runs. Where there are no threads (a browser tab) the
+        front door warms the cache step by step instead (`HistoryCache.warm_stepwise`)."""
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xeri-writes")
         threading.Thread(target=self.history.warm, args=(self.services.library,), name="history-warm-up",
                          daemon=True).start()
         check = getattr(self.storage, "check_folder", None)
@@ -51,8 +56,10 @@ class Parts:
                              daemon=True).start()
 
     def close(self) -> None:
-        """Stop the work beside the screens and close the storage (every write is durable already)."""
+        """Stop the work beside the screens, let the writes handed over finish, and close the storage."""
         self._stop.set()
+        if self.writer is not None:
+            self.writer.shutdown(wait=True)
         self.storage.close()
 
     def __enter__(self) -> Parts:

@@ -22,8 +22,25 @@ from .viewmodel import AppModel, Session
 from .views.frame import page_dialog, page_frame
 from .views.theme import SUIT_FONT, themes
 
-ObservableSession = ft.observable(Session)
-"""A phone's session that the page observes: every change of it redraws the page."""
+class ObservableSession(ft.observable(Session)):  # type: ignore[misc]
+    """A phone's session that the page observes: every change of it redraws the page, except while its
+    redraws are held (a write under way off the event loop, or, in the browser build, not yet kept):
+    then the page shows nothing of it until `let_go_redraws`, so nothing on screen runs ahead of the
+    storage."""
+
+    def _notify(self, field: str | None) -> None:
+        if self.__dict__.get("_holding"):
+            self._held = True
+            return
+        super()._notify(field)
+
+    def hold_redraws(self) -> None:
+        self._holding = True
+
+    def let_go_redraws(self) -> None:
+        self._holding = False
+        if self.__dict__.pop("_held", False):
+            self.notify()
 SessionMaker = Callable[[ft.Page], Session]
 """Makes a new page's session (the front door chooses: served, or the browser build's)."""
 
@@ -37,7 +54,7 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     page = ft.context.page
     session, _ = ft.use_state(lambda: new_session(page))
     vm, _ = ft.use_state(lambda: AppModel(parts.services, session=session))
-    adapter, _ = ft.use_state(lambda: PageAdapter(page, vm, options))
+    adapter, _ = ft.use_state(lambda: PageAdapter(page, vm, options, parts.writer))
     ft.on_mounted(adapter.attach)
     ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
     ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])

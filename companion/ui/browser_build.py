@@ -58,24 +58,18 @@ class BrowserSession(ObservableSession):
         if kept_in.refused:
             self.problems_at_open.append(self.tr("notice.browser.refused", reason=kept_in.refused))
 
-    def _notify(self, field: str | None) -> None:
-        if self.__dict__.get("_holding"):
-            self._held = True
-            return
-        super()._notify(field)
-
     def intent_began(self) -> None:
-        self._holding = True
+        self.hold_redraws()
 
     def intent_ended(self) -> None:
         if self.__dict__.get("_settling"):
             return  # the flush under way keeps this intent's writes too, then lets the page go
         storage = self.kept_in
         if not storage.unsettled():
-            self._let_go()
+            self.let_go_redraws()
         elif storage.refused:
             # Known to keep nothing: show the change now (it lives in memory) and try again quietly.
-            self._let_go()
+            self.let_go_redraws()
             asyncio.ensure_future(self._settle(quietly=True))
         else:
             self._settling = True
@@ -92,12 +86,7 @@ class BrowserSession(ObservableSession):
         finally:
             if not quietly:
                 self._settling = False
-                self._let_go()
-
-    def _let_go(self) -> None:
-        self._holding = False
-        if self.__dict__.pop("_held", False):
-            self.notify()
+                self.let_go_redraws()
 
 
 def browser_languages() -> tuple[str, ...]:

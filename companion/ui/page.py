@@ -14,6 +14,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -84,8 +85,10 @@ def page_languages(page: ft.Page, asked: tuple[str, ...]) -> tuple[str, ...]:
 class PageAdapter:
     """One phone's page: everything the view model needs done that only Flet can do."""
 
-    def __init__(self, page: ft.Page, vm: AppModel, options: PageOptions):
+    def __init__(self, page: ft.Page, vm: AppModel, options: PageOptions, writer: Executor | None = None):
         self.page = page
+        self.writer = writer
+        """Where writes run off the event loop, in order (`bootstrap.Parts.writer`); None: on the loop."""
         self.vm = vm
         self.session = vm.session
         self.options = options
@@ -100,6 +103,9 @@ class PageAdapter:
         self.subscribe()
         session.background = self.background
         session.post = self.post
+        if self.writer is not None:
+            self.loop = asyncio.get_running_loop()
+            session.write_later = self.write_later
         session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
         session.page_actions = {"share": self.share, "share_sheet": self.share_sheet,
                                 "import": self.pick_and_import, "join": self.join}
@@ -199,7 +205,24 @@ class PageAdapter:
     async def _refresh(self, message: dict[str, Any]) -> None:
         self.vm.scoreboard.refresh(message["match"], message.get("replaces"))
 
-    # --- slow work, off the event loop ------------------------------------------------------------------
+    # --- writes and slow work, off the event loop -------------------------------------------------------
+    def write_later(self, work: Callable[[], Any], done: Callable[[], None]) -> None:
+        """Run a write in the writer's thread, after every write handed over before it (from any phone), then
+        `done` on the page's loop. A failure that is a bug is logged here: the page goes on."""
+        assert self.writer is not None
+        loop = self.loop
+
+        def run() -> None:
+            try:
+                work()
+            except Exception:
+                log.exception("an intent failed in the writer thread")
+            finally:
+                loop.call_soon_threadsafe(lambda: self.page.run_task(self._call, done))
+
+        self.writer.submit(run)
+
+
     def background(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
         """Run slow work (import, export, a cold player page, a what-if) in a thread, so that other phones
         are not kept waiting; its result is handed to `done` back on the page's event loop. In a browser

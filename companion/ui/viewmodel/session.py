@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import threading
 from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
@@ -73,6 +74,15 @@ class Detail:
 THEMES = ("system", "light", "dark")
 
 
+class _InWriter(threading.local):
+    here = False
+    """True in the writer's thread while it runs an intent handed to `Session.write_later`: what it calls
+    runs there at once."""
+
+
+_WRITER = _InWriter()
+
+
 def _inline(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
     done(work())
 
@@ -127,6 +137,14 @@ class Session:
         """How slow work runs: `background(work, done)` calls `work()` and hands its result to `done`.
         The page runs `work` in a thread and `done` back on its event loop (so other phones are not kept
         waiting); without threads (tests, the browser build) both run at once."""
+        self.write_later: Callable[[Callable[[], Any], Callable[[], None]], None] | None = None
+        """Set by the page where writes go off its event loop (the served app, whose one loop serves every
+        phone): `write_later(work, done)` runs `work` after every write handed over before it, from any
+        phone, in one thread, then `done` back on the loop. None: every intent runs at once (the tests,
+        the browser build, which has no threads)."""
+        self.waiting = 0
+        """This phone's intents handed to `write_later` and not done yet: while there are any, its other
+        intents wait behind them, so the view model is only ever changed in one place, in order."""
         self.post: Callable[[Callable[[], None]], None] = _now
         """How slow work tells the page something while it runs (an import's progress): `post(call)` runs
         `call` on the page's event loop. Set by the page; without one, at once."""
@@ -216,6 +234,19 @@ class Session:
         self.question = Question(self.tr(key, **values), yes, ident)
 
     # --- around each intent: for the page ----------------------------------------------------------
+    def hold_redraws(self) -> None:
+        """Draw nothing of this session until `let_go_redraws` (nothing here; the page's session holds them)."""
+
+    def let_go_redraws(self) -> None:
+        """Draw what changed since `hold_redraws` (nothing here; see `hold_redraws`)."""
+
+    def written(self) -> None:
+        """An intent handed to `write_later` is done (called on the page's loop): once this phone has none
+        waiting, the page shows what they did, saved and kept."""
+        self.waiting -= 1
+        if self.waiting == 0:
+            self.let_go_redraws()
+
     def intent_began(self) -> None:
         """Called before an outermost intent runs. Nothing here; the browser build's page holds its
         redraws from here (see `companion.ui.browser`)."""
@@ -242,6 +273,28 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
 
     @functools.wraps(method)
     def run(self, *args, **kwargs):
+        session: Session = self.session
+        later = session.write_later
+        outermost = session.__dict__.get("_depth", 0) == 0
+        if later is not None and not _WRITER.here and (session.waiting or (writes and outermost)):
+            # A write waits for the disk (two fsyncs): off the loop that serves every phone, in order with
+            # every other write. While one of this phone's is waiting, its other intents wait behind it, so
+            # its view model changes in one place at a time. The page shows nothing of it until it is done.
+            session.waiting += 1
+            session.hold_redraws()
+
+            def work() -> None:
+                _WRITER.here = True
+                try:
+                    perform(self, *args, **kwargs)
+                finally:
+                    _WRITER.here = False
+
+            later(work, session.written)
+            return None
+        return perform(self, *args, **kwargs)
+
+    def perform(self, *args, **kwargs):
         session: Session = self.session
         depth = session.__dict__.get("_depth", 0)
         if depth == 0:
