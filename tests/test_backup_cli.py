@@ -5,11 +5,15 @@ import os
 import subprocess
 import sys
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from companion.engine import HandEntry, Match, Side
 from companion.formats.presets import preset
 from companion.storage import Store
+from tests.formats.zips import MiB, many_entries, shared_entries
 from tests.play import play
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,3 +97,50 @@ def test_a_match_whose_id_is_stored_with_other_hands_is_imported_as_a_new_match_
     out = run(tmp_path / "data", "import", str(other))
     assert out.returncode == 0
     assert out.stdout == "imported edited.json as a new match: a stored match has its id but other hands\n"
+
+
+@dataclass
+class Measured:
+    """A finished command and what it cost, from the kernel's account of that one process."""
+
+    status: int
+    stdout: str
+    stderr: str
+    peak_mb: float
+    """Its largest resident set (VmHWM), in MB."""
+    cpu_seconds: float
+    """User and system time: unlike the time on the clock, it does not grow when other work shares the machine."""
+
+
+def measured(data: Path, *args: str, memory_cap: int = 2 * 1024**3) -> Measured:
+    """The command line as `run` runs it, under an address-space cap (the old code asked for 8 GB here)."""
+    import resource  # POSIX only: the test that calls this runs on Linux alone
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"}
+    env.update(XERI_DATA_DIR=str(data), PYTHONIOENCODING="utf-8", LANG="C.UTF-8")
+    out, err = data.parent / "out.txt", data.parent / "err.txt"
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env, stdout=stdout,
+                                stderr=stderr,
+                                preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (memory_cap, memory_cap)))
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            proc.returncode = 0  # reaped by wait4
+    return Measured(os.waitstatus_to_exitcode(status), out.read_text(), err.read_text(), usage.ru_maxrss / 1024,
+                    usage.ru_utime + usage.ru_stime)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform != "linux", reason="reads the kernel's account of the process")
+@pytest.mark.parametrize("make, refused", [
+    (lambda path: many_entries(path, 300), "larger than 4 MB"),                          # 1.5 MB: was 1.2 GB
+    (lambda path: many_entries(path, 2_000), "larger than 4 MB"),                        # 10 MB: was 8 GB
+    (lambda path: many_entries(path, 300, size=4 * MiB - 4096), "unpacks to more than 512 MB"),
+    (lambda path: shared_entries(path, 50_000), "share their data"),                     # was 225 s
+], ids=["300 x 5 MiB", "2000 x 5 MiB", "300 x 4 MiB, each read", "50000 pointing at one"])
+def test_a_zip_of_many_large_entries_is_refused_in_bounded_memory_and_time(tmp_path, make, refused):
+    path = make(tmp_path / "many.zip")
+    done = measured(tmp_path / "data", "import", str(path))
+    assert done.status == 2 and "Traceback" not in done.stderr and "Error" not in done.stderr
+    assert refused in done.stderr.splitlines()[-1]
+    assert done.peak_mb <= 400 and done.cpu_seconds <= 30, (done.peak_mb, done.cpu_seconds)
