@@ -144,3 +144,34 @@ def test_a_zip_of_many_large_entries_is_refused_in_bounded_memory_and_time(tmp_p
     assert done.status == 2 and "Traceback" not in done.stderr and "Error" not in done.stderr
     assert refused in done.stderr.splitlines()[-1]
     assert done.peak_mb <= 400 and done.cpu_seconds <= 30, (done.peak_mb, done.cpu_seconds)
+
+
+def run_into(data: Path, stdout, *args: str) -> subprocess.CompletedProcess:
+    """`run`, with the output going to `stdout` (a file descriptor or a file)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"}
+    env.update(XERI_DATA_DIR=str(data), PYTHONIOENCODING="utf-8", LANG="C.UTF-8")
+    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("command", ["export", "import"])
+def test_what_export_and_import_say_ends_quietly_when_its_reader_went_away_and_in_words_on_a_full_disk(
+        tmp_path, command):
+    with Store(tmp_path / "data") as store:
+        finished_match(store, "Anna", "Ben")
+    args = [command, "--lang", "tr"] + (["--out", str(tmp_path / "backup")] if command == "export" else
+                                        [str(ROOT / "data" / "examples" / "classic-151.json")])
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        gone = run_into(tmp_path / "data", writer, *args)
+    finally:
+        os.close(writer)
+    assert (gone.returncode, gone.stderr) == (141, "")
+    if Path("/dev/full").exists():
+        with open("/dev/full", "w") as full:
+            refused = run_into(tmp_path / "data", full, *args)
+        assert (refused.returncode, refused.stderr) == (2, "çıktı yazılamadı: diskte yer kalmadı\n")
+    if command == "export":
+        assert len(list((tmp_path / "backup").glob("*.zip"))) >= 1   # the zip is written; only what it said was not
+
