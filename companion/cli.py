@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import errno
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable
@@ -172,6 +173,15 @@ def _drop_output(stream: TextIO) -> None:
         os.close(sink)
 
 
+def quiet_storage_logs() -> None:
+    """A command says what went wrong in one sentence in the person's language; what the storage logs meanwhile
+    (an index or player list left for the next open to complete) is for `XERI_DEBUG=1`."""
+    if os.environ.get("XERI_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG, format="%(levelname)s %(name)s: %(message)s")
+    elif not any(isinstance(h, logging.NullHandler) for h in logging.getLogger("companion").handlers):
+        logging.getLogger("companion").addHandler(logging.NullHandler())
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m companion",
@@ -209,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
+    if args.command is not None:
+        quiet_storage_logs()
     if args.command == "score":
         return finish_output(lambda: score_command(args.file, args.json, args.rules, args.lang), args.lang)
     if args.command in ("export", "import"):

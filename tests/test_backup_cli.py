@@ -14,6 +14,7 @@ from companion.engine import HandEntry, Match, Side
 from companion.formats.presets import preset
 from companion.storage import Store
 from tests.formats.zips import MiB, many_entries, shared_entries
+from tests.full_disk import needs_a_disk_to_fill, on_full_disk
 from tests.play import play
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,4 +175,16 @@ def test_what_export_and_import_say_ends_quietly_when_its_reader_went_away_and_i
         assert (refused.returncode, refused.stderr) == (2, "çıktı yazılamadı: diskte yer kalmadı\n")
     if command == "export":
         assert len(list((tmp_path / "backup").glob("*.zip"))) >= 1   # the zip is written; only what it said was not
+
+
+@needs_a_disk_to_fill
+def test_an_import_stopped_by_a_full_disk_says_so_in_one_sentence(tmp_path):
+    with Store(tmp_path / "data") as store:
+        finished_match(store, "Anna", "Ben")
+    new_players = ROOT / "data" / "examples" / "partnership-hands.json"        # kept in memory until the end
+    done = on_full_disk(tmp_path, tmp_path / "data", "import", str(new_players))
+    assert done.status == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == ["the import stopped: could not save the new match: the disk is full; free "
+                                        "some space, then try again (No space left on device; data folder "
+                                        f"{tmp_path / 'disk' / 'data'}). Nothing saved before is lost."]
 
