@@ -188,3 +188,15 @@ def test_an_import_stopped_by_a_full_disk_says_so_in_one_sentence(tmp_path):
                                         "some space, then try again (No space left on device; data folder "
                                         f"{tmp_path / 'disk' / 'data'}). Nothing saved before is lost."]
 
+
+@needs_a_disk_to_fill
+@pytest.mark.parametrize("out", [None, "out"])
+def test_an_export_refused_by_a_full_disk_leaves_no_half_written_file(tmp_path, out):
+    with Store(tmp_path / "data") as store:
+        for k in range(40):
+            finished_match(store, "Anna", f"Ben {k}")
+    args = ["--out", str(tmp_path / "disk" / out)] if out else []
+    done = on_full_disk(tmp_path, tmp_path / "data", "export", *args)
+    assert done.status == 2 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and "the disk is full" in done.stderr
+    assert [f for f in done.files if ".zip" in f] == []

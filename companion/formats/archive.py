@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
 import zipfile
@@ -130,8 +131,15 @@ def export_archive(library: Any, folder: Path, now: datetime | None = None, data
     stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
     path = folder / f"xeri-history-{stamp}.zip"
     tmp = path.with_suffix(".zip.tmp")
-    tmp.write_bytes(archive_bytes(library, tr) if data is None else data)
-    tmp.replace(path)
+    data = archive_bytes(library, tr) if data is None else data
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except BaseException:
+        # A full disk stops the write halfway: what was written is no export, and must not look like one.
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
     return path
 
 
