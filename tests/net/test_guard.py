@@ -149,3 +149,14 @@ def test_each_phone_first_sees_the_app_in_its_browsers_language(lan_app, header,
 
     seen = run(phone_in(header))
     assert t("home.new_match", lang).encode() in seen
+
+
+@pytest.mark.parametrize("path, location", [("//evil.example/", "/evil.example/"),
+                                            ("/%5Cevil.example/", "/%5Cevil.example/"),
+                                            ("/%0D%0ASet-Cookie:%20x=1", "/%0D%0ASet-Cookie:%20x=1")])
+def test_the_join_link_redirects_only_to_this_servers_own_paths_and_a_line_break_is_no_traceback(
+        lan_app, path, location):
+    answer = httpx.get(f"{lan_app.url()}{path}?code={lan_app.code}", follow_redirects=False, timeout=15)
+    assert answer.status_code == 303 and answer.headers["location"] == location
+    assert "Traceback" not in lan_app.log.read_text()
+
