@@ -11,12 +11,23 @@ WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::", "*"})
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
-def is_loopback(address: str) -> bool:
-    """True for an address of this machine alone (127.0.0.1, ::1): the app's own device."""
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a client connected from; an IPv4 client of an IPv6 socket (`--host ::`), which arrives as
+    `::ffff:127.0.0.1`, is its IPv4 address. None when it is not an address."""
     try:
-        return ipaddress.ip_address(address).is_loopback
+        ip = ipaddress.ip_address(address)
     except ValueError:
-        return address == "localhost"
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def is_loopback(address: str) -> bool:
+    """True for an address of this machine alone (127.0.0.1, ::1, and 127.0.0.1 seen through an IPv6 socket):
+    the app's own device."""
+    ip = _ip(address)
+    return ip.is_loopback if ip is not None else address == "localhost"
 
 
 def serves_beyond_loopback(host: str) -> bool:

@@ -160,3 +160,15 @@ def test_the_join_link_redirects_only_to_this_servers_own_paths_and_a_line_break
     assert answer.status_code == 303 and answer.headers["location"] == location
     assert "Traceback" not in lan_app.log.read_text()
 
+
+def test_served_on_every_ipv6_address_the_laptops_own_browser_is_its_owner(start_app):
+    app = start_app(host="::")                                # 127.0.0.1 arrives as ::ffff:127.0.0.1
+
+    async def on_the_laptop():
+        phone = await Phone.open(app.url("127.0.0.1"))
+        try:
+            return phone.seen
+        finally:
+            await phone.close()
+
+    assert b"access owner" in run(on_the_laptop())

@@ -8,8 +8,9 @@ from urllib.parse import urljoin, urlsplit
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from companion.net.access import CURRENT, TableCode
+from companion.net.access import Access, CURRENT, TableCode
 from companion.net.guard import Guard
+from companion.net.hosts import is_loopback
 
 from ..loop import run
 
@@ -80,3 +81,27 @@ def test_any_path_in_the_join_link_redirects_to_a_path_of_this_server(path):
 def test_the_join_link_keeps_its_own_path_and_the_rest_of_the_query():
     _, headers = get(guard(), "/history/anna", code=CODE)
     assert headers["location"] == "/history/anna"
+
+
+@pytest.mark.parametrize("address, loopback", [
+    ("127.0.0.1", True), ("::1", True), ("::ffff:127.0.0.1", True), ("::ffff:192.0.2.1", False),
+    ("2001:db8:1:2:3:4:5:6", False), ("192.0.2.1", False), ("localhost", True), ("", False)])
+def test_an_address_is_read_as_the_client_has_it(address, loopback):
+    assert is_loopback(address) is loopback
+
+
+def test_the_laptops_own_browser_through_an_ipv6_socket_is_its_owner():
+    said: list[dict] = []
+
+    async def receive():
+        return {"type": "websocket.connect"}
+
+    async def send(message):
+        said.append(message)
+
+    code = TableCode(CODE, PORT)
+    scope = {"type": "websocket", "path": "/ws", "headers": [(b"host", f"127.0.0.1:{PORT}".encode()),
+                                                             (b"origin", f"http://127.0.0.1:{PORT}".encode())],
+             "client": ("::ffff:127.0.0.1", 50000)}
+    run(Guard(_served, port=PORT, hostnames=frozenset({"127.0.0.1"}), code=code)(scope, receive, send))
+    assert said[-1]["reason"] == str(Access.OWNER)
