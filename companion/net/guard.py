@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import parse_qsl, quote, urlencode
 
 from .access import CURRENT, WANTED_LANGUAGES, TableCode, wanted_languages
-from .hosts import is_loopback, split_host
+from .hosts import is_loopback, source_of, split_host
 
 log = logging.getLogger(__name__)
 
@@ -141,17 +141,17 @@ class Guard:
 
     async def join(self, scope: Scope, send: Send, query: list[tuple[str, str]]) -> None:
         """The join link: the cookie for the right code, then the same address without the code."""
-        address = self.client(scope)
+        source = source_of(self.client(scope))
         given = next(value for key, value in query if key == "code")
         rest = [(k, v) for k, v in query if k != "code"]
         location = own_path(scope.get("root_path", "") + scope["path"]) + ("?" + urlencode(rest) if rest else "")
         extra = [(b"location", location.encode("ascii"))]
-        if self.code.throttled(address):
-            return await self.plain(send, 429, "Too many wrong codes; wait a minute.\n")
+        if self.code.throttled(source):
+            return await self.plain(send, 429, "Too many wrong codes; wait a while, then open the link again.\n")
         if self.code.matches(given):
             extra.append((b"set-cookie", self.code.cookie().encode()))
         elif self.code.code is not None:
-            self.code.failed(address)
+            self.code.failed(source)
         await self.plain(send, 303, "See Other\n", extra)
 
     async def websocket(self, scope: Scope, receive: Receive, send: Send, host: str) -> None:

@@ -161,6 +161,18 @@ def test_the_join_link_redirects_only_to_this_servers_own_paths_and_a_line_break
     assert "Traceback" not in lan_app.log.read_text()
 
 
+def test_guessing_codes_from_many_addresses_makes_every_address_wait(start_app):
+    app = start_app()
+
+    def guess(code: str, address: str) -> int:
+        with httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=15) as client:
+            return client.get(f"{app.url()}/?code={code}", follow_redirects=False).status_code
+
+    # Every 127.x.y.z is this machine's, and reaches the app as an address of its own.
+    assert [guess("AAAAAA", f"127.0.1.{k}") for k in range(1, 21)] == [303] * 20
+    assert guess(app.code, "127.0.2.1") == 429                 # a new address, the right code: everyone waits
+
+
 def test_served_on_every_ipv6_address_the_laptops_own_browser_is_its_owner(start_app):
     app = start_app(host="::")                                # 127.0.0.1 arrives as ::ffff:127.0.0.1
 
