@@ -200,3 +200,19 @@ def test_an_export_refused_by_a_full_disk_leaves_no_half_written_file(tmp_path, 
     assert done.status == 2 and done.stdout == ""
     assert len(done.stderr.splitlines()) == 1 and "the disk is full" in done.stderr
     assert [f for f in done.files if ".zip" in f] == []
+
+
+def test_names_that_turn_text_around_or_hide_a_character_are_not_imported_and_never_printed_raw(tmp_path):
+    doc = json.loads((ROOT / "data" / "examples" / "classic-151.json").read_text(encoding="utf-8"))
+    files = []
+    for n, name in enumerate(["Ann\u202ea", "\u200bBen"]):
+        doc["sides"][n]["name"] = name
+        files.append(tmp_path / f"file{n}.json")
+        files[-1].write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+        doc["sides"][n]["name"] = "Anna" if n == 0 else "Ben"
+    out = run(tmp_path / "data", "import", *map(str, files))
+    assert out.returncode == 2 and out.stdout == ""
+    assert "\u202e" not in out.stderr and "\u200b" not in out.stderr
+    assert "the name 'Ann\\u202ea' holds" in out.stderr and "the name '\\u200bBen' holds" in out.stderr
+    with Store(tmp_path / "data") as store:
+        assert store.list_matches() == [] and store.players() == []

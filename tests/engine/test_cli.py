@@ -245,3 +245,12 @@ def test_a_sheet_the_disk_refuses_is_said_in_one_sentence_with_exit_2(lang, said
     with open("/dev/full", "w") as full:
         run = score_into(full, CLASSIC, "--lang", lang)
     assert (run.returncode, run.stderr) == (2, said + "\n")
+
+
+@pytest.mark.parametrize("name, escaped", [("Ann\u202ea", "'Ann\\u202ea'"), ("\u200bBen", "'\\u200bBen'")])
+def test_a_name_that_turns_text_around_or_hides_a_character_is_refused_and_never_printed_raw(tmp_path, name, escaped):
+    doc = classic_doc(hand())
+    doc["sides"][0]["name"] = name
+    said = refused(score(write(tmp_path, doc)))
+    assert "side 1: the name " + escaped + " holds a control character, an invisible or direction-changing" in said
+    assert name not in said and "\u202e" not in said and "\u200b" not in said
