@@ -216,3 +216,14 @@ def test_names_that_turn_text_around_or_hide_a_character_are_not_imported_and_ne
     assert "the name 'Ann\\u202ea' holds" in out.stderr and "the name '\\u200bBen' holds" in out.stderr
     with Store(tmp_path / "data") as store:
         assert store.list_matches() == [] and store.players() == []
+
+
+@pytest.mark.parametrize("marks, taken", [(0, True), (1, True), (2, False)])
+def test_score_and_import_read_byte_order_marks_alike(tmp_path, marks, taken):
+    path = tmp_path / "marked.json"
+    path.write_bytes(b"\xef\xbb\xbf" * marks + (ROOT / "data" / "examples" / "classic-151.json").read_bytes())
+    scored, imported = run(tmp_path / "data", "score", str(path)), run(tmp_path / "data", "import", str(path))
+    assert (scored.returncode, imported.returncode) == ((0, 0) if taken else (2, 2))
+    if not taken:
+        why = "not valid JSON (line 1, column 1: Unexpected UTF-8 BOM (decode using utf-8-sig))"
+        assert scored.stderr == f"{path}: {why}\n" and imported.stderr == f"could not import marked.json: {why}\n"
