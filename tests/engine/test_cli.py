@@ -254,3 +254,10 @@ def test_a_name_that_turns_text_around_or_hides_a_character_is_refused_and_never
     said = refused(score(write(tmp_path, doc)))
     assert "side 1: the name " + escaped + " holds a control character, an invisible or direction-changing" in said
     assert name not in said and "\u202e" not in said and "\u200b" not in said
+
+
+def test_a_fifteen_digit_count_is_written_out_and_a_longer_one_told_by_its_exact_length(tmp_path):
+    said = refused(score(write(tmp_path, classic_doc(hand(xeris=[999_999_999_999_999, 0])))))
+    assert "'xeris' of side 1 is 999999999999999, more than the 52 cards of a deck" in said
+    said = refused(score(write(tmp_path, classic_doc(hand(xeris=[10**15, 0])))))
+    assert "xeris must be a whole number, not a number of 16 digits" in said
