@@ -66,7 +66,8 @@ def store_command(command: str, paths: list[str], out: str | None, lang: str = "
 
     tr = Translator(lang)
     try:
-        store = Store()
+        # An export only reads: it needs neither the folder's lock (the app may be running) nor to write there.
+        store = Store(read_only=command == "export")
     except StorageError as exc:  # held by another app, or a folder the disk refuses
         print(exc, file=sys.stderr)
         return 2

@@ -14,7 +14,7 @@ from companion.engine import HandEntry, Match, Side
 from companion.formats.presets import preset
 from companion.storage import Store
 from tests.formats.zips import MiB, many_entries, shared_entries
-from tests.full_disk import needs_a_disk_to_fill, on_full_disk
+from tests.disks import needs_a_disk_to_fill, on_full_disk, on_read_only_folder
 from tests.play import play
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,3 +227,25 @@ def test_score_and_import_read_byte_order_marks_alike(tmp_path, marks, taken):
     if not taken:
         why = "not valid JSON (line 1, column 1: Unexpected UTF-8 BOM (decode using utf-8-sig))"
         assert scored.stderr == f"{path}: {why}\n" and imported.stderr == f"could not import marked.json: {why}\n"
+
+
+@needs_a_disk_to_fill
+def test_an_export_reads_a_data_folder_it_cannot_write_into_a_folder_it_can(tmp_path):
+    with Store(tmp_path / "data") as store:
+        finished_match(store, "Anna", "Ben")
+    before = sorted(p.relative_to(tmp_path / "data").as_posix() for p in (tmp_path / "data").rglob("*"))
+    done = on_read_only_folder(tmp_path, tmp_path / "data", "export", "--out", str(tmp_path / "backup"))
+    assert (done.status, done.stderr) == (0, "") and done.stdout.startswith("exported 1 match to ")
+    assert sorted(done.files) == before                                      # nothing written, not even a lock
+    with zipfile.ZipFile(next((tmp_path / "backup").glob("xeri-history-*.zip"))) as zf:
+        assert len([n for n in zf.namelist() if n.endswith(".json")]) == 1
+    done = on_read_only_folder(tmp_path, tmp_path / "data", "export")        # into the folder itself: said so
+    assert done.status == 2 and "the data folder cannot be written" in done.stderr
+
+
+def test_an_export_runs_while_the_app_holds_the_data_folder(tmp_path):
+    with Store(tmp_path / "data") as store:
+        finished_match(store, "Anna", "Ben")
+        out = run(tmp_path / "data", "export", "--out", str(tmp_path / "backup"))
+        assert (out.returncode, out.stderr) == (0, "")
+        assert run(tmp_path / "data", "import", str(ROOT / "data" / "examples" / "classic-151.json")).returncode == 2

@@ -55,22 +55,31 @@ class Store:
     Every write replaces a small file atomically and durably before the method returns. A write the disk
     refuses raises `DiskFault` and changes nothing that was saved; the index, a cache, is left to be
     rebuilt when only it could not be written.
+
+    Opened with `read_only` (an export), it takes no lock and writes nothing, not even the index it
+    rebuilds or a damaged file set aside: it reads a folder it may not write, or one another app is
+    using. That is safe because every file here is replaced whole by a rename, never rewritten in
+    place: each file read is one version of it, old or new, never half of each. A match the other app
+    deletes meanwhile is `NoSuchMatch`, as for any reader.
     """
 
-    def __init__(self, folder: Path | str | None = None, *, clock: Callable[[], str] = utc_now):
+    def __init__(self, folder: Path | str | None = None, *, clock: Callable[[], str] = utc_now,
+                 read_only: bool = False):
         self.folder = Path(folder) if folder is not None else data_dir()
         """The data folder."""
         self.clock = clock
         """Where the store (and the services over it) take the time from."""
+        self.read_only = read_only
+        """Opened to read only: no lock, no write (see the class)."""
         self.lock = threading.RLock()
         """Serialises every method; the service holds it around each read-change-write of a match."""
-        self._files = DataFolder(self.folder, clock)
+        self._files = DataFolder(self.folder, clock, read_only=read_only)
         self.damaged: list[DamagedFile] = self._files.damaged
         """Files that could not be read, found at open or later; each was moved aside, never deleted."""
         self.remade = 0
         """How many times the data folder was found deleted while the app ran, and made again."""
         self._closed = True
-        self._file_lock = self._take_lock()
+        self._file_lock = None if read_only else self._take_lock()
         self._closed = False
         self._records: dict[str, MatchRecord] = {}
         self._index = Index()
@@ -85,7 +94,8 @@ class Store:
                 self._open()
         except BaseException:
             self._closed = True
-            self._file_lock.release()
+            if self._file_lock is not None:
+                self._file_lock.release()
             raise
 
     # --- opening and closing -------------------------------------------------------------------
@@ -108,11 +118,12 @@ class Store:
         return lock
 
     def _open(self) -> None:
-        for name in FOLDERS:
-            self._files.make_folder(name)
-        for folder in (self.folder, self.folder / MATCHES, self.folder / INDEX, self.folder / BIN):
-            clean_temp_files(folder)
-        self._empty_bin()  # left by a session that ended without closing: its deletions stand
+        if not self.read_only:
+            for name in FOLDERS:
+                self._files.make_folder(name)
+            for folder in (self.folder, self.folder / MATCHES, self.folder / INDEX, self.folder / BIN):
+                clean_temp_files(folder)
+            self._empty_bin()  # left by a session that ended without closing: its deletions stand
         self._settings.load()
         self._load_index()
         self._reconcile()
@@ -125,6 +136,8 @@ class Store:
             if self._closed:
                 return
             self._closed = True
+            if self._file_lock is None:  # read only: nothing to write, no lock to let go
+                return
             try:
                 self._write_unsaved()
                 self._empty_bin()
@@ -163,6 +176,8 @@ class Store:
         """A method that writes: the store open, the folder where it was (see `check_folder`), faults told."""
         with self.lock:
             self._check_open()
+            if self.read_only:
+                raise StorageError(f"could not {doing}: the data folder was opened to read only")
             with self._disk(doing):
                 self.check_folder()
                 yield
@@ -192,7 +207,7 @@ class Store:
         folder first.
         """
         with self.lock:
-            if self._closed:
+            if self._closed or self.read_only:
                 return False
             try:
                 if _identity(self.folder / LOCK_NAME) == self._lock_identity:
@@ -308,10 +323,13 @@ class Store:
                 if summary is not None and summary["stamp"] == now:
                     continue
                 record, updated = self._read_match(path)
+            except FileNotFoundError:
+                pass  # deleted since the folder was listed: by another app, when this store only reads
             except TooNew as exc:
                 self._files.unreadable(path, str(exc), match_id)
             except DAMAGE as exc:
-                self._set_aside_match(path, reason(exc), match_id, summary)
+                if path.exists():  # else deleted while it was read (TinyDB reads a missing file as empty)
+                    self._set_aside_match(path, reason(exc), match_id, summary)
             else:
                 self._index.put(summary_doc(record, updated, now))
                 dirty.add(bucket_of(match_id))
@@ -324,7 +342,7 @@ class Store:
     def _write_bucket(self, prefix: str) -> None:
         """Write one bucket file from memory, or note it for later when the disk refuses: the index is a
         cache of the match files, so a save whose match file is written has succeeded."""
-        if self._in_batch():
+        if self._in_batch() or self.read_only:
             self._unsaved_buckets.add(prefix)
             return
         entries = self._index.bucket(prefix)
@@ -415,6 +433,8 @@ class Store:
         except DAMAGE as exc:
             summary = self._index.get(match_id)
             self._drop_summary(match_id)
+            if not path.exists():  # deleted while it was read: by another app, when this store only reads
+                raise NoSuchMatch(f"the match {match_id!r} is no longer stored") from None
             raise DamagedMatch(self._set_aside_match(path, reason(exc), match_id, summary)) from None
         record = with_names(record, self._players.names())
         self._records[match_id] = record
