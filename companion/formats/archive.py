@@ -222,7 +222,9 @@ def _texts(name: str, source: Source, report: ImportReport) -> Iterator[tuple[st
         if not _is_zip(source):
             with _open(source) as stream:
                 text = _text(_read_capped(stream, name))
+            failures = len(report.failed)
             yield name, text
+            report._forget_frames(failures)
             return
         budget = _Budget()
         with _open(source) as raw, zipfile.ZipFile(raw) as zf:

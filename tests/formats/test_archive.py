@@ -157,6 +157,18 @@ def test_a_report_of_many_refused_entries_keeps_none_of_their_bytes(store, tmp_p
     assert kept < 4 * MiB, f"the report keeps {kept / MiB:.0f} MB"
 
 
+def test_a_report_of_many_refused_files_keeps_none_of_their_text(store):
+    files = [(f"f{k}.json", b"\0" * MiB) for k in range(24)]             # the caller holds these already
+    tracemalloc.start()
+    try:
+        report = import_files(books(store), files)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(report.failed) == 24 and kept < 4 * MiB, f"the report keeps {kept / MiB:.0f} MB"
+
+
 def test_entries_refused_halfway_count_towards_what_a_zip_may_unpack(store, tmp_path, monkeypatch):
     # Each entry unpacks in full before it fails its check: reading it cost as much as a good one.
     monkeypatch.setattr(archive, "MAX_ARCHIVE_BYTES", 3 * MiB)
