@@ -153,13 +153,18 @@ def test_each_phone_first_sees_the_app_in_its_browsers_language(lan_app, header,
 
 
 @pytest.mark.parametrize("path, location", [("//evil.example/", "/evil.example/"),
-                                            ("/%5Cevil.example/", "/%5Cevil.example/"),
-                                            ("/%0D%0ASet-Cookie:%20x=1", "/%0D%0ASet-Cookie:%20x=1")])
-def test_the_join_link_redirects_only_to_this_servers_own_paths_and_a_line_break_is_no_traceback(
-        lan_app, path, location):
+                                            ("/%5Cevil.example/", "/%5Cevil.example/")])
+def test_the_join_link_redirects_only_to_this_servers_own_paths(lan_app, path, location):
     answer = httpx.get(f"{lan_app.url()}{path}?code={lan_app.code}", follow_redirects=False, timeout=15)
     assert answer.status_code == 303 and answer.headers["location"] == location
-    assert "Traceback" not in lan_app.log.read_text()
+
+
+def test_a_line_break_in_the_join_links_path_is_no_traceback(start_app):
+    app = start_app()                                          # a log of its own: nothing else was asked of it
+    answer = httpx.get(f"{app.url()}/%0D%0ASet-Cookie:%20x=1?code={app.code}", follow_redirects=False, timeout=15)
+    assert answer.status_code == 303 and answer.headers["location"] == "/%0D%0ASet-Cookie:%20x=1"
+    assert "set-cookie" in answer.headers and "x=1" not in answer.headers["set-cookie"]
+    assert app.stop() == 0 and "Traceback" not in app.log.read_text()
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="binds 127.0.1.x, which only Linux answers on loopback")
