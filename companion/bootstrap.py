@@ -75,12 +75,13 @@ def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker
     return Parts(storage, Services.over(storage, clock, make_id), HistoryCache(), clock)
 
 
-def open_folder(folder: Path | str | None = None) -> MatchStorage:
+def open_folder(folder: Path | str | None = None, *, read_only: bool = False) -> MatchStorage:
     """The data folder on this device's disk (see `companion.storage.folder.data_dir` for where it is), held
-    by this process: `StoreLocked` when another app has it, `DiskFault` when the disk refuses."""
+    by this process: `StoreLocked` when another app has it, `DiskFault` when the disk refuses. `read_only`:
+    only read (an export), with no lock, beside a running app or on a folder that cannot be written."""
     from .storage import Store  # tinydb loads only for the front doors that keep data on disk
 
-    return Store(folder)
+    return Store(folder, read_only=read_only)
 
 
 def _watch_folder(check: Callable[[], object], stop: threading.Event) -> None:

@@ -4,9 +4,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import json
+import logging
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TextIO
 
 from .engine.match import standing
 from .engine.rules import RulesError
@@ -59,7 +65,8 @@ def store_command(command: str, paths: list[str], out: str | None, lang: str = "
 
     tr = Translator(lang)
     try:
-        parts = bootstrap.build(bootstrap.open_folder())
+        # An export only reads: it needs neither the folder's lock (the app may be running) nor to write there.
+        parts = bootstrap.build(bootstrap.open_folder(read_only=command == "export"))
     except StorageError as exc:  # held by another app, or a folder the disk refuses
         print(exc, file=sys.stderr)
         return 2
@@ -92,6 +99,88 @@ def store_command(command: str, paths: list[str], out: str | None, lang: str = "
                 raise report.stopped
             print(tr("cli.import.stopped", reason=str(report.stopped)), file=sys.stderr)
         return 2 if report.failed or report.stopped is not None else 0
+
+
+PIPE_CLOSED = 141
+"""The exit status when whoever read the output went away (`… | head`): what a shell shows for `cat` there
+(128 + SIGPIPE)."""
+
+
+class _Unwritten(Exception):
+    """Standard output refused what a command printed (not an `OSError`, so no command mistakes it for its own)."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error)
+        self.error = error
+
+
+class _Guarded:
+    """Standard output, with what the system refuses raised as `_Unwritten`."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as exc:
+            raise _Unwritten(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise _Unwritten(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def finish_output(command: Callable[[], int], lang: str) -> int:
+    """Run a command that prints, and see its output written: a reader that went away (`… | head`) ends it
+    quietly, as it ends `cat` (`PIPE_CLOSED`); output the system refuses otherwise (`> /dev/full`) is said in
+    one sentence on standard error, exit status 2. Either way nothing more is written to standard output."""
+    real = sys.stdout
+    sys.stdout = _Guarded(real)  # type: ignore[assignment]
+    try:
+        status = command()
+        sys.stdout.flush()
+        return status
+    except _Unwritten as exc:
+        _drop_output(real)
+        if exc.error.errno == errno.EPIPE:
+            return PIPE_CLOSED
+        tr = Translator(lang)
+        said = (tr("cli.error.output_full") if exc.error.errno in (errno.ENOSPC, getattr(errno, "EDQUOT", -1))
+                else tr("cli.error.output", detail=exc.error.strerror or type(exc.error).__name__))
+        with contextlib.suppress(OSError):  # standard error refused too: nothing is left to say it on
+            print(said, file=sys.stderr)
+        return 2
+    finally:
+        sys.stdout = real
+
+
+def _drop_output(stream: TextIO) -> None:
+    """Send what is still buffered for `stream` nowhere: Python writes it out at exit, and would fail again
+    there with a traceback of its own."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return  # not a file (a test's capture): nothing is written at exit
+    sink = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(sink, fd)
+    finally:
+        os.close(sink)
+
+
+def quiet_storage_logs() -> None:
+    """A command says what went wrong in one sentence in the person's language; what the storage logs meanwhile
+    (an index or player list left for the next open to complete) is for `XERI_DEBUG=1`."""
+    if os.environ.get("XERI_DEBUG"):
+        logging.basicConfig(level=logging.DEBUG, format="%(levelname)s %(name)s: %(message)s")
+    elif not any(isinstance(h, logging.NullHandler) for h in logging.getLogger("companion").handlers):
+        logging.getLogger("companion").addHandler(logging.NullHandler())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -131,10 +220,13 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
+    if args.command is not None:
+        quiet_storage_logs()
     if args.command == "score":
-        return score_command(args.file, args.json, args.rules, args.lang)
+        return finish_output(lambda: score_command(args.file, args.json, args.rules, args.lang), args.lang)
     if args.command in ("export", "import"):
-        return store_command(args.command, getattr(args, "files", []), getattr(args, "out", None),
+        return finish_output(lambda: store_command(args.command, getattr(args, "files", []),
+                                                   getattr(args, "out", None), getattr(args, "lang", "en")),
                              getattr(args, "lang", "en"))
     from .ui.served import serve  # flet loads only when the app runs
 

@@ -173,7 +173,8 @@ class DamagedFile:
     path: Path
     """Where the file was."""
     new_path: Path | None
-    """Where it was moved aside (kept, never deleted); None when it was left in place (a newer schema)."""
+    """Where it was moved aside (kept, never deleted); None when it was left in place (a newer schema, or a
+    store that only reads)."""
     reason: str
     """What is wrong with it, in words."""
     match_name: str | None = None

@@ -26,6 +26,10 @@ MAX_NAME = 40
 
 _SHOWN_DIGITS = 15
 """A number longer than this is described by its length in a message, not written out."""
+_COUNTED_DIGITS = 4_300
+"""A number longer than this (Python writes none out) is described by its length read from its bits alone,
+give or take one ("about"): counting them exactly would take time growing with the number."""
+_LOG10_2 = 0.30102999566398120
 
 
 class ValueSays(Says):
@@ -56,9 +60,13 @@ def shown(value: Any) -> str | Message:
 
     Writing a huge number out takes time that grows with its size, and Python refuses past 4,300 digits.
     """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 3.33 * _SHOWN_DIGITS:
-        digits = int(value.bit_length() * 0.30103) + 1  # log10(2): the length without converting
-        return ValueSays.ABOUT_DIGITS.of(digits=digits)
+    if is_whole(value) and abs(value) >= 10**_SHOWN_DIGITS:
+        bits = value.bit_length()
+        # A number of b bits has one of two lengths: the shorter, or one digit more when it reaches 10 to that.
+        digits = int((bits - 1) * _LOG10_2) + 1
+        if digits > _COUNTED_DIGITS:
+            return ValueSays.ABOUT_DIGITS.of(digits=int(bits * _LOG10_2) + 1)
+        return ValueSays.DIGITS.of(digits=digits + (abs(value) >= 10**digits))
     if isinstance(value, LongNumber):
         return ValueSays.DIGITS.of(digits=value.digits)
     text = repr(value)

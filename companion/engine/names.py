@@ -15,7 +15,13 @@ from .messages import SaidError, Says
 JOINERS = frozenset({"\u200c", "\u200d"})
 """Zero-width (non-)joiners: invisible, but they shape emoji sequences (👩‍👩‍👧) and some scripts' words."""
 TAGS = range(0xE0020, 0xE0080)
-"""Tag characters: invisible, but they spell the subdivision flags (🏴 of Scotland, Wales, England)."""
+"""Tag characters: invisible, but they spell the subdivision flags (🏴 of Scotland, Wales, England): kept only
+there, after the black flag (U+1F3F4)."""
+FLAG = "\U0001F3F4"
+"""The black flag that a subdivision flag's tags follow."""
+BLANKS = frozenset({"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800", "\u034f"})
+"""Letters and marks that draw nothing though they are not format characters: the Hangul fillers (a name of
+them looks empty; written Korean never needs them), the braille blank and the combining grapheme joiner."""
 
 
 class NameSays(Says):
@@ -41,20 +47,23 @@ class PlayerError(SaidError):
     """A name that cannot be a player's: empty, too long, not plain text, or already another player's."""
 
 
-def _refused(char: str) -> bool:
+def _refused(char: str, before: str) -> bool:
     category = unicodedata.category(char)
     if category in ("Cc", "Cs"):
         return True  # line breaks, escapes, broken text (a lone surrogate)
+    if ord(char) in TAGS:
+        return before != FLAG and ord(before) not in TAGS
     # Format characters draw nothing: a right-to-left override (U+202E) turns the name around on screen and
-    # in a score sheet, a zero-width space (U+200B) makes two names that look the same. Joiners and tags
-    # are kept: emoji sequences are made of them.
-    return category == "Cf" and char not in JOINERS and ord(char) not in TAGS
+    # in a score sheet, a zero-width space (U+200B) makes two names that look the same. Joiners are kept:
+    # emoji sequences and some scripts' words are made of them.
+    return (category == "Cf" and char not in JOINERS) or char in BLANKS
 
 
 def is_plain_text(name: str) -> bool:
-    """False for a name holding a control character, a lone surrogate, or an invisible format character
-    (direction overrides and marks, zero-width spaces, soft hyphens, byte-order marks)."""
-    return not any(_refused(char) for char in name)
+    """False for a name holding a control character, a lone surrogate, an invisible format character
+    (direction overrides and marks, zero-width spaces, soft hyphens, byte-order marks), a character that draws
+    nothing (`BLANKS`), or tag characters outside a flag."""
+    return not any(_refused(char, before) for before, char in zip(" " + name, name))
 
 
 def tidy(name: str) -> str:

@@ -6,9 +6,11 @@ import contextvars
 import enum
 import hashlib
 import hmac
+import math
 import secrets
 import time
-from collections import defaultdict, deque
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.cookies import CookieError, SimpleCookie
 
@@ -66,7 +68,16 @@ def wanted_languages(header: str | None) -> tuple[str, ...]:
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 """No 0/O or 1/I/L: a code is read aloud and typed on a phone."""
 CODE_LENGTH = 6
-"""31⁶ ≈ 890 million codes; five wrong guesses a minute per address are allowed (see `TableCode`)."""
+"""31⁶ ≈ 890 million codes; few wrong guesses are allowed (see `Throttle`)."""
+MAX_FAILURES = 5
+"""Wrong codes one source (an IPv4 address, an IPv6 /64) may give in `WINDOW` seconds."""
+MAX_FAILURES_OVERALL = 20
+"""Wrong codes all sources together may give in `WINDOW` seconds before every source must wait: a person who
+mistypes the code tries two or three times; two hundred addresses guessing at five each do not get in."""
+WINDOW = 60.0
+"""Seconds over which wrong codes are counted, and the first wait when too many came from all sources."""
+LONGEST_WAIT = 3600.0
+"""The longest wait: each time the overall limit is reached again soon after a wait, the next is twice as long."""
 
 
 def new_code() -> str:
@@ -97,17 +108,72 @@ class TableInfo:
     address too, where raw bytes show nothing (Chromium: not a secure context)."""
 
 
+class Throttle:
+    """Counts wrong codes and says when to stop listening to them: per source (`MAX_FAILURES` in `WINDOW`
+    seconds), and from all sources together (`MAX_FAILURES_OVERALL`), after which every source waits `WINDOW`
+    seconds, then twice as long each time the limit is reached again soon after, up to `LONGEST_WAIT`.
+
+    A source is what `hosts.source_of` makes of an address: an IPv6 device has a whole /64 to pick addresses
+    from. With two hundred addresses an attacker still gets `MAX_FAILURES_OVERALL` guesses, then fewer each
+    hour; a person who mistypes the code a few times does not notice it.
+    """
+
+    def __init__(self, per_source: int = MAX_FAILURES, overall: int = MAX_FAILURES_OVERALL, window: float = WINDOW,
+                 longest: float = LONGEST_WAIT, clock: Callable[[], float] = time.monotonic):
+        self.per_source, self.overall, self.window, self.longest = per_source, overall, window, longest
+        self.clock = clock
+        """Where the time is read (a test gives a clock of its own)."""
+        self._sources: dict[str, deque[float]] = {}
+        self._all: deque[float] = deque()
+        self._closed_until = -math.inf
+        self._wait = window
+        """The next overall wait."""
+
+    def _recent(self, tries: deque[float], now: float) -> deque[float]:
+        while tries and now - tries[0] > self.window:
+            tries.popleft()
+        return tries
+
+    def throttled(self, source: str) -> bool:
+        """True while no code is heard from `source`: it, or all sources together, gave too many wrong ones."""
+        now = self.clock()
+        if now < self._closed_until:
+            return True
+        tries = self._sources.get(source)
+        if tries is None:
+            return False
+        if not self._recent(tries, now):
+            del self._sources[source]  # the table of sources does not grow with every phone ever seen
+            return False
+        return len(tries) >= self.per_source
+
+    def failed(self, source: str) -> None:
+        """Count a wrong code from `source`."""
+        now = self.clock()
+        self._sources.setdefault(source, deque()).append(now)
+        if len(self._sources) > 2 * self.overall:
+            for quiet in [s for s, tries in self._sources.items() if not self._recent(tries, now)]:
+                del self._sources[quiet]
+        self._all.append(now)
+        if len(self._recent(self._all, now)) >= self.overall:
+            if now - self._closed_until > self._wait:
+                self._wait = self.window  # quiet for as long as the last wait would have been: start again
+            self._closed_until = now + self._wait
+            self._wait = min(2 * self._wait, self.longest)
+            self._all.clear()
+
+
 class TableCode:
     """The table code of one server and the cookie that proves a browser gave it.
 
     Opening `…?code=XXXXXX` once sets an HttpOnly cookie holding a keyed hash of the code (never the code
     itself); the WebSocket carries it back, and `access_for` reads it. The key is new each time the app
     starts, so a restart (with its new code) sends every phone back to watching. Wrong codes are counted
-    per address: after `max_failures` in `window` seconds that address is refused for a while.
+    by `throttle`, per source and in all.
     """
 
     def __init__(self, code: str | None, port: int, *, loopback_is_owner: bool = True, max_age: int = 12 * 3600,
-                 max_failures: int = 5, window: float = 60.0):
+                 throttle: Throttle | None = None):
         self.code = normalise(code) if code else None
         """None when the app serves loopback only: then every session is an owner."""
         self.loopback_is_owner = loopback_is_owner
@@ -116,8 +182,8 @@ class TableCode:
         """Cookies belong to a host, not a port: the port keeps two apps on one laptop apart."""
         self.max_age = max_age
         self._key = secrets.token_bytes(32)
-        self._failures: dict[str, deque[float]] = defaultdict(deque)
-        self.max_failures, self.window = max_failures, window
+        self.throttle = throttle or Throttle()
+        """Counts wrong codes (see `Throttle`)."""
 
     def _token(self) -> str:
         return hmac.new(self._key, f"player:{self.code}".encode(), hashlib.sha256).hexdigest()
@@ -130,20 +196,13 @@ class TableCode:
         """True when `text` is the code (as typed: see `normalise`)."""
         return self.code is not None and hmac.compare_digest(normalise(text).encode(), self.code.encode())
 
-    def throttled(self, address: str) -> bool:
-        """True while `address` has given too many wrong codes lately."""
-        tries = self._failures[address]
-        now = time.monotonic()
-        while tries and now - tries[0] > self.window:
-            tries.popleft()
-        if not tries:
-            del self._failures[address]  # the table of addresses does not grow with every phone ever seen
-            return False
-        return len(tries) >= self.max_failures
+    def throttled(self, source: str) -> bool:
+        """True while codes from `source` are not heard (see `Throttle`)."""
+        return self.throttle.throttled(source)
 
-    def failed(self, address: str) -> None:
-        """Count a wrong code from `address`."""
-        self._failures[address].append(time.monotonic())
+    def failed(self, source: str) -> None:
+        """Count a wrong code from `source`."""
+        self.throttle.failed(source)
 
     def access_for(self, loopback: bool, cookie_header: str) -> Access:
         """The access of a connection: from this machine, with the code's cookie, or neither."""

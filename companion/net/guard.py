@@ -8,10 +8,10 @@ import logging
 import time
 from typing import Any
 from collections.abc import Awaitable, Callable
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from .access import CURRENT, WANTED_LANGUAGES, TableCode, wanted_languages
-from .hosts import is_loopback, split_host
+from .hosts import is_loopback, source_of, split_host
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,13 @@ HIDDEN = {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_c
 """FastAPI's generated pages and Flet's OAuth callback: the app uses none of them."""
 WS_GRACE = 2.0
 """Seconds a Flet WebSocket handler may run on after its client left before it is cancelled."""
+
+
+def own_path(path: str) -> str:
+    """A request's path as a place on this server to send the browser to: percent-encoded, beginning with one
+    `/`. Taken as it came, `//evil.example/` (and `/\\evil.example/`, which browsers read alike) would send
+    the browser to another site, and a line break in it would end the header."""
+    return "/" + quote(path, safe="/!$&'()*+,;=:@").lstrip("/")
 
 
 class Guard:
@@ -134,17 +141,17 @@ class Guard:
 
     async def join(self, scope: Scope, send: Send, query: list[tuple[str, str]]) -> None:
         """The join link: the cookie for the right code, then the same address without the code."""
-        address = self.client(scope)
+        source = source_of(self.client(scope))
         given = next(value for key, value in query if key == "code")
         rest = [(k, v) for k, v in query if k != "code"]
-        location = scope.get("root_path", "") + scope["path"] + ("?" + urlencode(rest) if rest else "")
-        extra = [(b"location", location.encode("latin-1", "replace"))]
-        if self.code.throttled(address):
-            return await self.plain(send, 429, "Too many wrong codes; wait a minute.\n")
+        location = own_path(scope.get("root_path", "") + scope["path"]) + ("?" + urlencode(rest) if rest else "")
+        extra = [(b"location", location.encode("ascii"))]
+        if self.code.throttled(source):
+            return await self.plain(send, 429, "Too many wrong codes; wait a while, then open the link again.\n")
         if self.code.matches(given):
             extra.append((b"set-cookie", self.code.cookie().encode()))
         elif self.code.code is not None:
-            self.code.failed(address)
+            self.code.failed(source)
         await self.plain(send, 303, "See Other\n", tuple(extra))
 
     async def websocket(self, scope: Scope, receive: Receive, send: Send, host: str) -> None:

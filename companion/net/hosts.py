@@ -11,12 +11,37 @@ WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::", "*"})
 LOOPBACK_NAMES = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
-def is_loopback(address: str) -> bool:
-    """True for an address of this machine alone (127.0.0.1, ::1): the app's own device."""
+IPV6_SOURCE_PREFIX = 64
+"""The IPv6 addresses one device or home may use: a network hands each of its links a /64, and a device
+picks addresses in it at will (privacy addresses), so one phone can be thousands of addresses."""
+
+
+def _ip(address: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a client connected from; an IPv4 client of an IPv6 socket (`--host ::`), which arrives as
+    `::ffff:127.0.0.1`, is its IPv4 address. None when it is not an address."""
     try:
-        return ipaddress.ip_address(address).is_loopback
+        ip = ipaddress.ip_address(address)
     except ValueError:
-        return address == "localhost"
+        return None
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    return ip
+
+
+def is_loopback(address: str) -> bool:
+    """True for an address of this machine alone (127.0.0.1, ::1, and 127.0.0.1 seen through an IPv6 socket):
+    the app's own device."""
+    ip = _ip(address)
+    return ip.is_loopback if ip is not None else address == "localhost"
+
+
+def source_of(address: str) -> str:
+    """Who a client is, as far as counting its tries goes: its IPv4 address, or the /64 network of its IPv6
+    address (see `IPV6_SOURCE_PREFIX`)."""
+    ip = _ip(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, IPV6_SOURCE_PREFIX), strict=False))
+    return str(ip) if ip is not None else address
 
 
 def serves_beyond_loopback(host: str) -> bool:

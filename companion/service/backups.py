@@ -3,6 +3,7 @@ back into the store."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -58,8 +59,15 @@ class Backups:
         stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
         path = folder / f"xeri-history-{stamp}.zip"
         tmp = path.with_suffix(".zip.tmp")
-        tmp.write_bytes(self.archive(tr) if data is None else data)
-        tmp.replace(path)
+        data = self.archive(tr) if data is None else data
+        try:
+            tmp.write_bytes(data)
+            tmp.replace(path)
+        except BaseException:
+            # A full disk stops the write halfway: what was written is no export, and must not look like one.
+            with contextlib.suppress(OSError):
+                tmp.unlink(missing_ok=True)
+            raise
         return path
 
     # --- in ------------------------------------------------------------------------------------------
@@ -78,7 +86,7 @@ class Backups:
         done = 0
         try:
             with self.library.batch():
-                for name, text in match_texts(files):
+                for name, text in match_texts(files, report.failed):
                     done += 1
                     if isinstance(text, SaidError):
                         report.failed.append((name, text))

@@ -105,17 +105,19 @@ def guess_name(path: Path) -> tuple[str | None, str | None]:
         created = record.get("created")
         if all(isinstance(s, str) for s in sides):
             return match_name(sides), created if isinstance(created, str) else None
-    except Exception as exc:  # noqa: BLE001 - anything: this only names a file already known to be bad
-        log.debug("%s names no match (%s)", path, exc)
+    except Exception as exc:  # noqa: BLE001 - anything at all: only a better message for a file known to be bad
+        log.debug("no names could be read from %s (%r)", path, exc)
     return None, None
 
 
 class DataFolder:
     """The files of one data folder, and the damaged ones found in it (moved aside, never deleted)."""
 
-    def __init__(self, path: Path, clock: Callable[[], str]):
+    def __init__(self, path: Path, clock: Callable[[], str], read_only: bool = False):
         self.path = path
         self.clock = clock
+        self.read_only = read_only
+        """Nothing is written or moved: a damaged file is reported where it is (`unreadable`)."""
         self.damaged: list[DamagedFile] = []
         """Files that could not be read, found at open or later."""
 
@@ -145,6 +147,8 @@ class DataFolder:
     def set_aside(self, path: Path, why: str, match_id: str | None = None, name: str | None = None,
                   created: str | None = None) -> DamagedFile:
         """Move a damaged file into `damaged/` with a timestamp, and remember it for the app to report."""
+        if self.read_only:
+            return self.unreadable(path, why, match_id)
         when = self.clock().replace("-", "").replace(":", "").replace(".", "")
         relative = path.relative_to(self.path)
         base = "-".join(relative.parts[:-1] + (path.stem,))

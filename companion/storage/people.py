@@ -64,6 +64,8 @@ class PlayerBook:
         if missing:
             self.players.update(missing)
             self._changed()
+            if self.folder.read_only:
+                return
             try:
                 self.save()
             except OSError as exc:  # a full disk must not stop the app: the next open completes them again

@@ -9,27 +9,26 @@ becomes (that is the service's).
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterator, Mapping
 
-from filelock import FileLock, Timeout
 from tinydb.table import Document
 
 from ..engine.match import Standing, standing
 from ..formats.matchfile import match_to_dict
-from ..service.ports import DamagedMatch, DiskFault, NoSuchMatch, StorageError, StoreClosed, StoreLocked
+from ..service.ports import DamagedMatch, DiskFault, NoSuchMatch, StorageError, StoreClosed
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player
 from ..clock import utc_now
 from .documents import (DocumentError, is_id, match_name, record_from_doc, record_to_doc, seal,
                         summary_doc, summary_from_doc, with_names)
 from .files import clean_temp_files, folder_syncs_at_end, move_durably
-from .folder import (BIN, DAMAGE, DAMAGED, DOC_ID, INDEX, INDEX_TABLE, LOCK_NAME, MATCH_TABLE, MATCHES, DataFolder,
+from .folder import (BIN, DAMAGE, DAMAGED, DOC_ID, INDEX, INDEX_TABLE, MATCH_TABLE, MATCHES, DataFolder,
                      data_dir, db, put_doc, reason, stamp, write_table)
 from .index import Index, bucket_of, read_buckets
+from .lock import FolderLock
 from .people import PlayerBook, SettingsFile
 from .schema import TooNew
 
@@ -43,11 +42,6 @@ FOLDERS = (DAMAGED, MATCHES, INDEX, BIN)
 """The folders inside the data folder, `damaged` first: a file in the place of another is moved into it."""
 
 
-def _identity(path: Path) -> tuple[int, int]:
-    st = os.stat(path)
-    return st.st_dev, st.st_ino
-
-
 class Store:
     """Matches, known players and settings in one data folder, held by one process at a time.
 
@@ -55,22 +49,31 @@ class Store:
     Every write replaces a small file atomically and durably before the method returns. A write the disk
     refuses raises `DiskFault` and changes nothing that was saved; the index, a cache, is left to be
     rebuilt when only it could not be written.
+
+    Opened with `read_only` (an export), it takes no lock and writes nothing, not even the index it
+    rebuilds or a damaged file set aside: it reads a folder it may not write, or one another app is
+    using. That is safe because every file here is replaced whole by a rename, never rewritten in
+    place: each file read is one version of it, old or new, never half of each. A match the other app
+    deletes meanwhile is `NoSuchMatch`, as for any reader.
     """
 
-    def __init__(self, folder: Path | str | None = None, *, clock: Callable[[], str] = utc_now):
+    def __init__(self, folder: Path | str | None = None, *, clock: Callable[[], str] = utc_now,
+                 read_only: bool = False):
         self.path = Path(folder) if folder is not None else data_dir()
         """The data folder, where this store keeps its files."""
         self.clock = clock
         """Where the store (and the services over it) take the time from."""
+        self.read_only = read_only
+        """Opened to read only: no lock, no write (see the class)."""
         self.lock = threading.RLock()
         """Serialises every method; the service holds it around each read-change-write of a match."""
-        self._files = DataFolder(self.path, clock)
+        self._files = DataFolder(self.path, clock, read_only=read_only)
         self.damaged: list[DamagedFile] = self._files.damaged
         """Files that could not be read, found at open or later; each was moved aside, never deleted."""
         self.remade = 0
         """How many times the data folder was found deleted while the app ran, and made again."""
         self._closed = True
-        self._file_lock = self._take_lock()
+        self._file_lock = None if read_only else FolderLock(self.path)
         self._closed = False
         self._records: dict[str, MatchRecord] = {}
         self._index = Index()
@@ -85,34 +88,18 @@ class Store:
                 self._open()
         except BaseException:
             self._closed = True
-            self._file_lock.release()
+            if self._file_lock is not None:
+                self._file_lock.release()
             raise
 
     # --- opening and closing -------------------------------------------------------------------
-    def _take_lock(self) -> FileLock:
-        """Hold the folder's lock, noting which file it is: a folder deleted and made again has another."""
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-            # thread_local=False: the store may be closed from another thread than the one that opened it.
-            lock = FileLock(self.path / LOCK_NAME, thread_local=False)
-            lock.acquire(blocking=False)
-        except Timeout:
-            raise StoreLocked(self.path) from None
-        except OSError as exc:
-            raise DiskFault("open the data folder", self.path, exc) from None
-        try:
-            self._lock_identity = _identity(self.path / LOCK_NAME)
-        except OSError as exc:
-            lock.release()
-            raise DiskFault("open the data folder", self.path, exc) from None
-        return lock
-
     def _open(self) -> None:
-        for name in FOLDERS:
-            self._files.make_folder(name)
-        for folder in (self.path, self.path / MATCHES, self.path / INDEX, self.path / BIN):
-            clean_temp_files(folder)
-        self._empty_bin()  # left by a session that ended without closing: its deletions stand
+        if not self.read_only:
+            for name in FOLDERS:
+                self._files.make_folder(name)
+            for folder in (self.path, self.path / MATCHES, self.path / INDEX, self.path / BIN):
+                clean_temp_files(folder)
+            self._empty_bin()  # left by a session that ended without closing: its deletions stand
         self._settings.load()
         self._load_index()
         self._reconcile()
@@ -125,6 +112,8 @@ class Store:
             if self._closed:
                 return
             self._closed = True
+            if self._file_lock is None:  # read only: nothing to write, no lock to let go
+                return
             try:
                 self._write_unsaved()
                 self._empty_bin()
@@ -168,6 +157,8 @@ class Store:
         """A method that writes: the store open, the folder where it was (see `check_folder`), faults told."""
         with self.lock:
             self._check_open()
+            if self.read_only:
+                raise StorageError(f"could not {doing}: the data folder was opened to read only")
             with self._disk(doing):
                 self.check_folder()
                 yield
@@ -197,17 +188,13 @@ class Store:
         folder first.
         """
         with self.lock:
-            if self._closed:
+            if self._closed or self.read_only:
                 return False
-            try:
-                if _identity(self.path / LOCK_NAME) == self._lock_identity:
-                    return False
-            except OSError:
-                pass
+            assert self._file_lock is not None
+            if not self._file_lock.lost():
+                return False
             log.warning("the data folder %s was deleted while the app ran: making it again", self.path)
-            old = self._file_lock
-            self._file_lock = self._take_lock()
-            old.release()
+            self._file_lock.take_again()
             self.remade += 1
             for name in FOLDERS:
                 self._files.make_folder(name)
@@ -295,10 +282,13 @@ class Store:
                 if summary is not None and summary["stamp"] == now:
                     continue
                 record, updated = self._read_match(path)
+            except FileNotFoundError:
+                pass  # deleted since the folder was listed: by another app, when this store only reads
             except TooNew as exc:
                 self._files.unreadable(path, str(exc), match_id)
             except DAMAGE as exc:
-                self._set_aside_match(path, reason(exc), match_id, summary)
+                if path.exists():  # else deleted while it was read (TinyDB reads a missing file as empty)
+                    self._set_aside_match(path, reason(exc), match_id, summary)
             else:
                 self._index.put(summary_doc(record, updated, now))
                 dirty.add(bucket_of(match_id))
@@ -311,7 +301,7 @@ class Store:
     def _write_bucket(self, prefix: str) -> None:
         """Write one bucket file from memory, or note it for later when the disk refuses: the index is a
         cache of the match files, so a save whose match file is written has succeeded."""
-        if self._in_batch():
+        if self._in_batch() or self.read_only:
             self._unsaved_buckets.add(prefix)
             return
         entries = self._index.bucket(prefix)
@@ -402,6 +392,8 @@ class Store:
         except DAMAGE as exc:
             summary = self._index.get(match_id)
             self._drop_summary(match_id)
+            if not path.exists():  # deleted while it was read: by another app, when this store only reads
+                raise NoSuchMatch(f"the match {match_id!r} is no longer stored") from None
             raise DamagedMatch(self._set_aside_match(path, reason(exc), match_id, summary)) from None
         record = with_names(record, self._players.names())
         self._records[match_id] = record

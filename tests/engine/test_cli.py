@@ -144,10 +144,12 @@ def test_a_xeri_worth_ten_to_the_hundred_is_refused_at_once_naming_the_field(tmp
 @pytest.mark.parametrize("text, said", [
     ('{"format": "xeri-match", "version": 1, "meta": ' + "[" * 5000 + "]" * 5000 + "}",
      "the JSON is nested too deeply to be a match file"),
-    (json.dumps(classic_doc(hand())).replace('"first_dealer"', '"x"').replace('"version": 1', '"version": 1' + "0" * 4400),
+    (json.dumps(classic_doc(hand())).replace('"first_dealer"', '"x"')
+     .replace('"version": 1', '"version": 1' + "0" * 4400),
      "match file version a number of 4,401 digits is not known; this app reads version 1"),
     (json.dumps({**classic_doc(), "sides": [{"name": "Anna\ud800"}, {"name": "Ben"}]}),
-     "side 1: the name 'Anna\\ud800' holds a control character, an invisible or direction-changing character, or broken text"),
+     "side 1: the name 'Anna\\ud800' holds a control character, an invisible or direction-changing character, "
+     "or broken text"),
 ])
 def test_a_file_that_would_raise_inside_python_gives_exit_2_and_a_message(tmp_path, text, said):
     run = refused(score(write(tmp_path, text)))
@@ -209,3 +211,53 @@ def test_a_broken_file_is_refused_in_the_language_asked_for_or_the_systems(tmp_p
 def test_an_unknown_language_is_refused_naming_the_ones_there_are():
     run = score(CLASSIC, "--lang", "fr")
     assert run.returncode == 2 and "invalid choice: 'fr'" in run.stderr and "'ko'" in run.stderr
+
+
+def score_into(stdout, *args: str) -> subprocess.CompletedProcess:
+    """`score` with its output going to `stdout` (a file descriptor or a file), what it says to stderr."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"}
+    env.update(PYTHONIOENCODING="utf-8", LANG="C.UTF-8")
+    return subprocess.run([sys.executable, "-m", "companion", "score", *args], cwd=ROOT, env=env, stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, encoding="utf-8", timeout=60)
+
+
+def closed_pipe() -> int:
+    """The writing end of a pipe whose reader already went away (as `head` does once it has read enough)."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    return writer
+
+
+@pytest.mark.parametrize("args", [(CLASSIC,), (CLASSIC, "--json")])
+def test_a_reader_that_went_away_ends_the_sheet_quietly_as_it_ends_cat(args):
+    writer = closed_pipe()
+    try:
+        run = score_into(writer, *args)
+    finally:
+        os.close(writer)
+    assert (run.returncode, run.stderr) == (141, "")           # 128 + SIGPIPE: what a shell shows for cat there
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full, a file that is always full")
+@pytest.mark.parametrize("lang, said", [("en", "could not write the output: the disk is full"),
+                                        ("el", "η έξοδος δεν γράφτηκε: ο δίσκος είναι γεμάτος")])
+def test_a_sheet_the_disk_refuses_is_said_in_one_sentence_with_exit_2(lang, said):
+    with open("/dev/full", "w") as full:
+        run = score_into(full, CLASSIC, "--lang", lang)
+    assert (run.returncode, run.stderr) == (2, said + "\n")
+
+
+@pytest.mark.parametrize("name, escaped", [("Ann\u202ea", "'Ann\\u202ea'"), ("\u200bBen", "'\\u200bBen'")])
+def test_a_name_that_turns_text_around_or_hides_a_character_is_refused_and_never_printed_raw(tmp_path, name, escaped):
+    doc = classic_doc(hand())
+    doc["sides"][0]["name"] = name
+    said = refused(score(write(tmp_path, doc)))
+    assert "side 1: the name " + escaped + " holds a control character, an invisible or direction-changing" in said
+    assert name not in said and "\u202e" not in said and "\u200b" not in said
+
+
+def test_a_fifteen_digit_count_is_written_out_and_a_longer_one_told_by_its_exact_length(tmp_path):
+    said = refused(score(write(tmp_path, classic_doc(hand(xeris=[999_999_999_999_999, 0])))))
+    assert "'xeris' of side 1 is 999999999999999, more than the 52 cards of a deck" in said
+    said = refused(score(write(tmp_path, classic_doc(hand(xeris=[10**15, 0])))))
+    assert "xeris must be a whole number, not a number of 16 digits" in said

@@ -58,7 +58,7 @@ def test_rank_points_are_bounded_too_and_true_is_no_number():
     ({"target": 10_001}, "a target of 10001 points is more than a match is played to (at most 10,000)"),
     ({"target": 151, "extension": 10_152}, "the extension (10152) may be at most 10,000 above the target (151)"),
     ({"hands": MAX_HANDS + 1}, "a match of 1001 hands cannot be played: agree on at most 1,000"),
-    ({"hands": 10**40}, "a match of a number of about 41 digits hands cannot be played"),
+    ({"hands": 10**40}, "a match of a number of 41 digits hands cannot be played"),
 ])
 def test_a_goal_beyond_what_a_match_is_played_to_is_refused(goal, said):
     with pytest.raises(RulesError, match=re.escape(said)):
@@ -82,5 +82,12 @@ def test_a_match_holds_at_most_a_thousand_hands():
 
 def test_a_number_too_long_to_read_is_told_by_its_length_never_written_out():
     assert shown(123) == "123"
+    assert shown(10**15 - 1) == "999999999999999" and shown(-(10**15 - 1)) == "-999999999999999"   # 15 digits
+    assert str(shown(10**15)) == str(shown(-(10**16 - 1))) == "a number of 16 digits"
+    assert [str(shown(n)) for n in (2**49, 2**50, 2**53, 10**20 - 1, 10**20)] == [
+        "562949953421312", "a number of 16 digits", "a number of 16 digits", "a number of 20 digits",
+        "a number of 21 digits"]
+    assert all(str(shown(10**k)) == f"a number of {k + 1:,} digits" == str(shown(10**(k + 1) - 1))
+               for k in range(15, 4_299))
     assert str(shown(10**5000)) == "a number of about 5,001 digits"      # a message: said in any language
     assert len(shown("x" * 10**6)) == 60

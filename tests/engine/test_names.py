@@ -9,15 +9,20 @@ from companion.engine.names import NameProblem, PlayerError, check_name, is_plai
 from companion.i18n import Translator
 
 
-@pytest.mark.parametrize("name", ["Anna", "Κωνσταντίνος", "민준", "Çağrı", "👩\u200d👩\u200d👧", "🏴\U000e0067\U000e0062"
-                                  "\U000e0073\U000e0063\U000e0074\U000e007f", "نیما\u200cجان", "A" * MAX_NAME])
+@pytest.mark.parametrize("name", ["Anna", "Κωνσταντίνος", "민준", "Çağrı", "👩\u200d👩\u200d👧",
+                                  "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f", "نیما\u200cجان",
+                                  "A" * MAX_NAME])
 def test_ordinary_names_emoji_sequences_and_joined_words_are_plain_text(name):
     assert problem_of(name) is None
     assert check_name(name) == name
 
 
 @pytest.mark.parametrize("name", ["Ann\u202ea", "\u200bBen", "Ben\u200e", "An\u00adna", "\ufeffAnna", "A\u2066B",
-                                  "A\x00", "A\x1b[31m", "\ud800"])
+                                  "A\x00", "A\x1b[31m", "\ud800",
+                                  # Characters that draw nothing though they are letters or marks: a name of
+                                  # Hangul fillers looks empty, and tags outside a flag hide a second name.
+                                  "\u3164", "민\u3164준", "\uffa0", "\u115f\u1160", "\u2800", "An\u034fna",
+                                  "Anna\U000e0041\U000e007f", "\U000e0067\U000e0062"])
 def test_control_direction_and_invisible_characters_are_refused_in_words(name):
     assert not is_plain_text(name)
     assert problem_of(name) is NameProblem.NOT_TEXT

@@ -3,6 +3,7 @@ and a phone without the table code watches; the server, not the page, refuses wh
 
 from __future__ import annotations
 
+import sys
 
 import httpx
 import pytest
@@ -149,3 +150,44 @@ def test_each_phone_first_sees_the_app_in_its_browsers_language(lan_app, header,
 
     seen = run(phone_in(header))
     assert t("home.new_match", lang).encode() in seen
+
+
+@pytest.mark.parametrize("path, location", [("//evil.example/", "/evil.example/"),
+                                            ("/%5Cevil.example/", "/%5Cevil.example/")])
+def test_the_join_link_redirects_only_to_this_servers_own_paths(lan_app, path, location):
+    answer = httpx.get(f"{lan_app.url()}{path}?code={lan_app.code}", follow_redirects=False, timeout=15)
+    assert answer.status_code == 303 and answer.headers["location"] == location
+
+
+def test_a_line_break_in_the_join_links_path_is_no_traceback(start_app):
+    app = start_app()                                          # a log of its own: nothing else was asked of it
+    answer = httpx.get(f"{app.url()}/%0D%0ASet-Cookie:%20x=1?code={app.code}", follow_redirects=False, timeout=15)
+    assert answer.status_code == 303 and answer.headers["location"] == "/%0D%0ASet-Cookie:%20x=1"
+    assert "set-cookie" in answer.headers and "x=1" not in answer.headers["set-cookie"]
+    assert app.stop() == 0 and "Traceback" not in app.log.read_text()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="binds 127.0.1.x, which only Linux answers on loopback")
+def test_guessing_codes_from_many_addresses_makes_every_address_wait(start_app):
+    app = start_app()
+
+    def guess(code: str, address: str) -> int:
+        with httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=15) as client:
+            return client.get(f"{app.url()}/?code={code}", follow_redirects=False).status_code
+
+    # Every 127.x.y.z is this machine's, and reaches the app as an address of its own.
+    assert [guess("AAAAAA", f"127.0.1.{k}") for k in range(1, 21)] == [303] * 20
+    assert guess(app.code, "127.0.2.1") == 429                 # a new address, the right code: everyone waits
+
+
+def test_served_on_every_ipv6_address_the_laptops_own_browser_is_its_owner(start_app):
+    app = start_app(host="::")                                # 127.0.0.1 arrives as ::ffff:127.0.0.1
+
+    async def on_the_laptop():
+        phone = await Phone.open(app.url("127.0.0.1"))
+        try:
+            return phone.seen
+        finally:
+            await phone.close()
+
+    assert b"access owner" in run(on_the_laptop())

@@ -3,6 +3,7 @@ the entry refused is named; progress is told as the import goes."""
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import time
@@ -10,6 +11,7 @@ import tracemalloc
 import zipfile
 from pathlib import Path
 
+import pytest
 
 import companion.formats.archive as archive
 from companion.formats.archive import MAX_ENTRY_BYTES
@@ -17,6 +19,8 @@ from companion.service import ImportReport
 from companion.resources import CHECKOUT_DATA as DATA_DIR
 
 from tests.play import backups, books
+
+from tests.formats.zips import MiB, many_entries, shared_entries
 
 EXAMPLE = (DATA_DIR / "examples" / "classic-151.json").read_bytes()
 
@@ -115,8 +119,112 @@ def test_a_storage_fault_stops_the_import_and_keeps_what_came_before(store, monk
         real(path, data)
 
     monkeypatch.setattr(files, "write_atomic", fills_up)
-    texts = [("m%d.json" % k, EXAMPLE.replace(b'"Ben"', json.dumps(f"Ben {k}").encode())) for k in range(4)]
+    texts = [(f"m{k}.json", EXAMPLE.replace(b'"Ben"', json.dumps(f"Ben {k}").encode())) for k in range(4)]
     report = backups(store).import_files(texts)
     monkeypatch.undo()
     assert report.imported == ["m0.json"] and isinstance(report.stopped, DiskFault)
     assert [m.sides for m in store.list_matches()] == [("Anna", "Ben 0")]
+
+
+def said(report: ImportReport) -> list[str]:
+    """Why each file was not imported, in English, without the names."""
+    return [str(why) for _, why in report.failed]
+
+
+class Ticking:
+    """A clock that moves `step` seconds each time it is read: time passes only when the code asks."""
+
+    def __init__(self, step: float = 1.0):
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+@pytest.mark.parametrize("fill", [b"\0", b"\xff", b" "], ids=["not JSON", "not UTF-8", "only spaces"])
+def test_a_report_of_many_refused_entries_keeps_none_of_their_bytes(store, tmp_path, fill):
+    # Each refusal used to keep its entry alive: in its traceback's frames, or in the decode error it was
+    # raised from (which holds every byte); a thousand refusals kept a thousand entries.
+    path = many_entries(tmp_path / "refused.zip", 24, size=MiB, fill=fill)
+    tracemalloc.start()
+    try:
+        report = backups(store).import_paths([path])
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(report.failed) == 24 and report.imported == []
+    assert kept < 4 * MiB, f"the report keeps {kept / MiB:.0f} MB"
+
+
+def test_a_report_of_many_refused_files_keeps_none_of_their_text(store):
+    files = [(f"f{k}.json", b"\0" * MiB) for k in range(24)]             # the caller holds these already
+    tracemalloc.start()
+    try:
+        report = backups(store).import_files(files)
+        gc.collect()
+        kept = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert len(report.failed) == 24 and kept < 4 * MiB, f"the report keeps {kept / MiB:.0f} MB"
+
+
+def test_entries_refused_halfway_count_towards_what_a_zip_may_unpack(store, tmp_path, monkeypatch):
+    # Each entry unpacks in full before it fails its check: reading it cost as much as a good one.
+    monkeypatch.setattr(archive, "MAX_ARCHIVE_BYTES", 3 * MiB)
+    path = many_entries(tmp_path / "crc.zip", 8, size=MiB, wrong_crc=True)
+    reasons = said(backups(store).import_paths([path]))
+    assert 2 <= len(reasons) < 8
+    assert all(r.startswith("the entry cannot be unpacked (Bad CRC-32") for r in reasons[:-1])
+    assert reasons[-1] == "the zip unpacks to more than 3 MB; the entries from this one on were not read"
+
+
+def test_a_zip_whose_entries_share_their_data_is_refused_whole_without_unpacking_them(store, tmp_path):
+    path = shared_entries(tmp_path / "shared.zip", 3, size=MiB)
+    report = backups(store).import_paths([path])
+    assert failed(report) == [("shared.zip", "entries of the zip share their data, as a zip made to exhaust memory "
+                                             "does; it was not read")]
+
+
+def test_a_zip_of_every_honest_kind_of_entry_is_not_taken_for_one_that_shares_data(store):
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("matches/", b"")                               # a folder
+        zf.writestr("empty.txt", b"")
+        zf.writestr(zipfile.ZipInfo("stored.json"), EXAMPLE)       # stored, not compressed
+        with zf.open("matches/streamed.json", "w") as entry:       # sizes after the data
+            entry.write(EXAMPLE.replace(b'"Ben"', b'"Chris"'))
+        zf.comment = b"a comment"
+    report = backups(store).import_files([("honest.zip", buffer.getvalue())])
+    assert failed(report) == [] and len(report.imported) == 2
+
+
+def test_an_entry_that_says_it_is_larger_than_any_match_file_is_refused_without_unpacking_it(store, tmp_path):
+    path = many_entries(tmp_path / "large.zip", 2, size=5 * MiB)
+    tracemalloc.start()
+    try:
+        report = backups(store).import_paths([path])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert said(report) == [f"matches/0000{k}.json is larger than 4 MB; no match file is that big, so it was not read"
+                            for k in range(2)]
+    assert peak < MiB
+
+
+def test_a_zip_stops_once_its_refused_entries_took_too_long_and_good_entries_never_count(store, tmp_path,
+                                                                                          monkeypatch):
+    monkeypatch.setattr(archive, "clock", Ticking(1.0))
+    monkeypatch.setattr(archive, "MAX_REFUSED_SECONDS", 2.5)
+    path = many_entries(tmp_path / "slow.zip", 10, size=1024, fill=b"[")
+    reasons = said(backups(store).import_paths([path]))
+    assert reasons[:-1] == ["the JSON is nested too deeply to be a match file"] * 3
+    assert reasons[-1] == ("the zip's entries that cannot be imported took more than 2 seconds to read; the entries "
+                           "from this one on were not read")
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for k in range(10):
+            zf.writestr(f"matches/{k}.json", EXAMPLE.replace(b'"Ben"', json.dumps(f"Ben {k}").encode()))
+    report = backups(store).import_files([("good.zip", buffer.getvalue())])
+    assert report.failed == [] and len(report.imported) == 10
