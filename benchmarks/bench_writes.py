@@ -25,6 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.seed import seed_match
+
 FSYNC_MS = (0, 40)
 """A quick disk, and one whose fsync takes 40 ms (seen on phones' SD cards and busy laptop disks)."""
 TAPS = 24
@@ -36,17 +38,6 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def _seed(folder: Path) -> None:
-    """A match in play, for both phones to continue."""
-    from companion import bootstrap
-    from companion.engine import Goal, Match, Side
-    from companion.formats.presets import preset
-
-    with bootstrap.build(bootstrap.open_folder(folder)) as parts:
-        parts.services.table.start(Match.new(preset("classic"), [Side("Anna"), Side("Ben")],
-                                             Goal(target=151, extension=251)))
 
 
 def _start(folder: Path, fsync_ms: int) -> tuple[subprocess.Popen, str]:
@@ -123,7 +114,7 @@ def _p90(values: list[float]) -> float:
 def run(fsync_ms: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="xeri-bench-writes-") as tmp:
         folder = Path(tmp) / "data"
-        _seed(folder)
+        seed_match(folder)
         proc, base = _start(folder, fsync_ms)
         try:
             return asyncio.run(_measure(base))

@@ -17,8 +17,8 @@ from .matchfile import MAX_FILE_CHARS, size
 
 MAX_ENTRY_BYTES = MAX_FILE_CHARS
 """The largest match file read from a zip or a file: no real one comes near (see `MAX_FILE_CHARS`)."""
-MAX_ENTRIES = 50_000
-"""The most entries a zip may list: an export of 50,000 matches has as many."""
+MAX_ENTRIES = 50_001
+"""The most entries a zip may list: an export of 50,000 matches has as many, and its history.csv."""
 MAX_ARCHIVE_BYTES = 512 * 1024 * 1024
 """The most read from one zip in all, entries refused included: ten times a real history of 50,000 matches.
 Every byte read costs time, whether it becomes a match or not: a zip of many large entries stops here."""

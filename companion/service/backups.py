@@ -15,6 +15,7 @@ from ..formats.matchfile import MatchFileError
 from ..history.csv import history_csv
 from ..i18n import ENGLISH, Translator
 from .library import Arrival, Library
+from .ports import NoSuchMatch
 
 
 @dataclass
@@ -45,9 +46,13 @@ class Backups:
         """A zip of every stored match as a match file, plus `history.csv` of the finished ones (its header in
         the words of `tr`)."""
         library = self.library
-        summaries = sorted(library.matches(), key=lambda s: s.created)
-        files = [(archive_name(s.created, s.sides, s.id), library.export_match(s.id)) for s in summaries]
-        records = [library.get(s.id) for s in summaries]
+        files, records = [], []
+        for s in sorted(library.matches(), key=lambda s: s.created):
+            try:  # an export may run beside the app (it needs no lock): a match deleted meanwhile is left out
+                files.append((archive_name(s.created, s.sides, s.id), library.export_match(s.id)))
+                records.append(library.get(s.id))
+            except NoSuchMatch:
+                continue
         return zip_bytes([*files, ("history.csv", history_csv(records, tr))])
 
     def export(self, folder: Path, *, data: bytes | None = None, tr: Translator = ENGLISH,
