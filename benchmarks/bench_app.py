@@ -183,6 +183,8 @@ def measure_hand_types(browser, url: str) -> list[tuple[str, str, int, int]]:
         app = Driver(context.new_page(), url)
         app.open()
         app.tap("new-match")
+        if app.wait_any("start-match", "confirm-yes") == "confirm-yes":   # the match before is stopped for it
+            app.tap("confirm-yes")
         layout = {2: "two", 3: "three", 4: "four", "partners": "partners"}[players]
         app.tap(f"layout-{layout}")
         for i in range(2 if players == 2 else 4 if players in (4, "partners") else 3):

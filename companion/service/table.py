@@ -97,17 +97,19 @@ class Table:
             record = replace(record, finished=finished)
         return self.storage.put(record, st)
 
-    def start(self, match: Match, stop: str | None = None) -> MatchRecord:
+    def start(self, match: Match, stop: str | None = None, expected: Revision | None = None) -> MatchRecord:
         """Store a new match (its hands, if any, are checked as when played); known players keep their ids.
 
-        `stop` names a match still in play that the table leaves for this one: it is marked abandoned.
+        `stop` names a match still in play that the table leaves for this one: it is marked abandoned. With
+        `expected` (the revision of `stop` the person agreed to stop), a match that moved on since is not
+        stopped and nothing is started (`StaleWrite`).
         """
         with self._lock:
             checked = replace(match, hands=())
             for entry in match.hands:
                 checked = record_hand(checked, entry)
             if stop is not None:
-                self.abandon(stop)
+                self.abandon(stop, expected=expected)
             player_ids = tuple(tuple(self.storage.player_id(name) for name in side.members) for side in match.sides)
             record = MatchRecord(id=self._make_id(), match=checked, created=self._clock(), player_ids=player_ids)
             st = standing(checked)
@@ -176,19 +178,21 @@ class Table:
         if st.is_over:
             raise MatchOver(TableSays.NO_HAND_IN_PROGRESS, st.decided_at)
 
-    def abandon(self, match_id: str) -> MatchRecord:
-        """Mark a match the table stopped unfinished (it can be resumed); a finished match is left as it is."""
+    def abandon(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
+        """Mark a match the table stopped unfinished (it can be resumed); a finished match is left as it is.
+        With `expected`, a match changed since that screen showed it is left alone (`StaleWrite`)."""
         with self._lock:
-            record = self.storage.get(match_id)
+            record = self._current(match_id, expected)
             if record.abandoned or record.finished is not None or standing(record.match).is_over:
                 return record
             return self.storage.put(replace(record, abandoned=True), standing(record.match))
 
-    def resume(self, match_id: str, stop: str | None = None) -> MatchRecord:
-        """Take an abandoned match up again; `stop` names the match in play it replaces (abandoned)."""
+    def resume(self, match_id: str, stop: str | None = None, expected: Revision | None = None) -> MatchRecord:
+        """Take an abandoned match up again; `stop` names the match in play it replaces (abandoned), and
+        `expected` the revision of it the person agreed to stop (see `start`)."""
         with self._lock:
             if stop is not None and stop != match_id:
-                self.abandon(stop)
+                self.abandon(stop, expected=expected)
             record = self.storage.get(match_id)
             if not record.abandoned:
                 return record

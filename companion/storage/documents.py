@@ -27,7 +27,9 @@ DEFAULT_SETTINGS: Mapping[str, Any] = MappingProxyType(
 phone shows the app in its own browser's language when the app speaks it; until a match is started
 (`last_rules`), the new-match form starts from the first rules offered in the phone's language."""
 
-_SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake": bool, "language_chosen": bool}
+_SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake": bool, "language_chosen": bool,
+                  "last_table": str, "rules_by_table": dict}
+"""`last_table` and `rules_by_table` (table size → the rules last started at it) are set once a match starts."""
 
 
 class DocumentError(ValueError):
@@ -57,7 +59,8 @@ def match_name(sides: Sequence[str]) -> str:
 
 # --- names that follow renamed players ---------------------------------------------------------
 
-def renamed_sides(sides: Sequence[Side], player_ids: Sequence[Sequence[str]], names: Mapping[str, str]) -> tuple[Side, ...]:
+def renamed_sides(sides: Sequence[Side], player_ids: Sequence[Sequence[str]],
+                  names: Mapping[str, str]) -> tuple[Side, ...]:
     """The sides with today's player names.
 
     A single player's side is named after the player, so it follows a rename; a partnership keeps
@@ -148,7 +151,8 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
         live = LiveHand(tuple(Tap(seat, kind) for seat, kind in live_doc))
     except ValueError as exc:
         raise DocumentError(f"'live': {exc}") from None
-    _need(all(0 <= t.seat < len(match.seats) for t in live.taps), "'live' has a tap for a seat that is not at the table")
+    _need(all(0 <= t.seat < len(match.seats) for t in live.taps),
+          "'live' has a tap for a seat that is not at the table")
     # Added without a schema step: a document without it (an older app's) simply knows no hand's taps.
     hand_taps_doc = doc.get("hand_taps", [])
     _need(isinstance(hand_taps_doc, list) and len(hand_taps_doc) <= len(match.hands)

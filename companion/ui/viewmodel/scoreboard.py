@@ -8,7 +8,7 @@ from ...engine.live import TapKind
 from ...engine.match import Match, Standing, Status
 from ...formats.sheet import sheet_text
 from ...i18n.explain import goal_text
-from ...service import MatchRecord, StaleWrite
+from ...service import MatchRecord, Revision, StaleWrite
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
 from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
 
@@ -115,6 +115,13 @@ class ScoreboardModel(ViewModel):
                                needs, won, st.winner == i))
         return out
 
+    def described(self, record: MatchRecord) -> dict[str, str]:
+        """A match in a few words, for a question or a notice about it: its sides, score and hands played."""
+        st = self.services.table.standing(record)
+        return {"sides": " · ".join(side.name for side in record.match.sides),
+                "score": " : ".join(str(t) for t in st.totals),
+                "played": self.tr.n("home.hands_played", len(record.match.hands))}
+
     def deal_line(self) -> str:
         st, seats = self.standing, self.match.seats
         return self.tr("match.deals", dealer=seats[st.next_dealer].player, leader=seats[st.next_leader].player)
@@ -203,7 +210,11 @@ class ScoreboardModel(ViewModel):
             self._forget_view()
             if s.screen is Screen.ENTRY:
                 self.app.entry.leave()
-            s.say("notice.rematch_elsewhere" if self.services.table.get(replaces).finished else "notice.new_elsewhere")
+            old = self.services.table.get(replaces)
+            if old.finished:
+                s.say("notice.rematch_elsewhere")
+            else:   # the match this phone showed was stopped unfinished for the new one: say which, as it was
+                s.say("notice.new_elsewhere", **self.described(old))
             return
         if self.record is not None and self.record.id != match_id:
             return
@@ -226,6 +237,13 @@ class ScoreboardModel(ViewModel):
         self._fresh()
         if self.record:
             self.session.go(Screen.SCOREBOARD)
+
+    def go_on(self) -> None:
+        """Go on with the match in play (the answer "Continue it" to a new match asked for meanwhile)."""
+        self._fresh()
+        if self.record is not None and self.in_play:
+            s = self.session
+            s.trail, s.screen = [Screen.HOME], Screen.SCOREBOARD
 
     @intent(writes=True)
     def tap(self, seat: int, kind: TapKind = TapKind.XERI) -> None:
@@ -288,7 +306,9 @@ class ScoreboardModel(ViewModel):
 
     @intent(writes=True)
     def ask_abandon(self) -> None:
-        self.session.ask("confirm.abandon", self.abandon)
+        """Ask before stopping the match; the answer stops it only as it was when asked."""
+        shown = self.record.revision
+        self.session.ask("confirm.abandon", lambda: self.abandon(shown))
 
     @intent(writes=True)
     def undo_last_hand(self, shown=None) -> None:
@@ -301,9 +321,10 @@ class ScoreboardModel(ViewModel):
             self.session.say("notice.undone", n=n)
 
     @intent(writes=True)
-    def abandon(self) -> None:
+    def abandon(self, shown: Revision | None = None) -> None:
+        """Stop the match unfinished (as `shown`, a revision, when given: else as on screen)."""
         if self.record:
-            self.services.table.abandon(self.record.id)
+            self.services.table.abandon(self.record.id, expected=shown or self.record.revision)
             self._changed()
             self.record = None
             self.session.home()

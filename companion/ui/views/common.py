@@ -91,15 +91,19 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
     s, tr = vm.session, vm.tr
     p = palette(s.dark)
     if s.question is not None:
+        q = s.question
+        # Both answers are full-size targets (48 px tall), side by side or, when their words are long,
+        # one above the other.
+        no = labelled(ft.OutlinedButton(q.no_label or tr("confirm.no"), on_click=lambda: vm.cancel(), height=TOUCH,
+                                        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
+                      "confirm-no")
+        yes = labelled(ft.FilledButton(q.yes_label or tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH),
+                       "confirm-yes")
         return ft.AlertDialog(
             modal=True,
-            content=labelled(ft.Text(s.question.text, size=17, weight=ft.FontWeight.W_600), "confirm-box"),
-            actions=[labelled(ft.TextButton(tr("confirm.no"), on_click=lambda: vm.cancel(),
-                                            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
-                              "confirm-no"),
-                     labelled(ft.FilledButton(tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH),
-                              "confirm-yes")],
-            on_dismiss=lambda: vm.cancel() if s.question is not None else None)
+            content=labelled(ft.Text(q.text, size=17, weight=ft.FontWeight.W_600), "confirm-box"),
+            actions=[no, yes], actions_overflow_button_spacing=8,
+            on_dismiss=lambda: vm.dismiss_question() if s.question is not None else None)
     if s.detail is not None:
         d = s.detail
         body: list[ft.Control] = []

@@ -1,0 +1,113 @@
+"""What a full evening of play tripped over (issue 18), in the view model: a new match never silently
+replaces the one in play, each table size keeps its rules, and the rest, without a page."""
+
+from companion.ui.viewmodel import AppModel, Screen
+
+from .test_viewmodel import enter, start
+
+
+def linked(services):
+    """Two phones on one store, each told of the other's writes, as the page's pub/sub does."""
+    a, b = AppModel(services), AppModel(services)
+    a.session.announce = lambda m: b.scoreboard.refresh(m["match"], m["replaces"])
+    b.session.announce = lambda m: a.scoreboard.refresh(m["match"], m["replaces"])
+    return a, b
+
+
+# --- 1. a new match while one is in play --------------------------------------------------------------
+def test_new_match_while_one_is_in_play_asks_first_and_continue_it_goes_back_to_it(app):
+    start(app)
+    enter(app)                                           # 16 : 9
+    app.home()
+    app.setup.open()
+    assert app.screen is Screen.HOME and app.session.question.ident == "confirm-replace"
+    assert "Anna · Ben, 16 : 9 (1 hand played)" in app.session.question.text
+    assert app.session.question.no_label == "Continue it"
+    app.cancel()                                         # "Continue it"
+    assert app.screen is Screen.SCOREBOARD and app.scoreboard.standing.totals == (16, 9)
+    assert not app.scoreboard.record.abandoned
+
+
+def test_stop_it_and_start_anew_stops_the_old_match_only_when_the_new_one_starts(app, services):
+    start(app)
+    enter(app)
+    old = app.scoreboard.record.id
+    app.home()
+    app.setup.open()
+    app.confirm()                                        # "Stop it, start anew": the form, names prefilled
+    assert app.screen is Screen.SETUP and app.setup.form.names[:2] == ["Anna", "Ben"]
+    assert not services.table.get(old).abandoned         # backing out now would leave it as it was
+    app.setup.start()
+    assert app.screen is Screen.SCOREBOARD and app.scoreboard.record.id != old
+    assert app.scoreboard.standing.totals == (0, 0) and services.table.get(old).abandoned
+
+
+def test_a_match_changed_on_another_phone_after_the_answer_is_asked_about_again(services):
+    a, b = linked(services)
+    start(a)
+    b.scoreboard.open()
+    a.home()
+    a.setup.open()
+    a.confirm()                                          # A chose to stop it at 0 : 0 ...
+    enter(b)                                             # ... B saves a hand meanwhile
+    a.setup.start()
+    assert a.screen is Screen.SETUP and a.session.question.ident == "confirm-replace"
+    assert "changed on another phone" in a.session.question.text and "16 : 9" in a.session.question.text
+    assert not services.table.get(b.scoreboard.record.id).abandoned
+    a.confirm()                                          # asked about the match as it is now: yes
+    assert a.screen is Screen.SCOREBOARD and a.scoreboard.standing.totals == (0, 0)
+
+
+def test_the_other_phone_is_told_which_match_was_stopped_for_the_new_one(services):
+    a, b = linked(services)
+    start(a)
+    enter(a)
+    b.scoreboard.open()
+    a.home()
+    a.setup.open()
+    a.confirm()
+    a.setup.start()
+    assert b.scoreboard.record.id == a.scoreboard.record.id
+    assert b.session.notice.text.startswith("Another phone stopped the match Anna · Ben (16 : 9, 1 hand played)")
+
+
+def test_a_stop_asked_before_another_phone_saved_a_hand_stops_nothing(services):
+    a, b = linked(services)
+    start(a)
+    b.scoreboard.open()
+    a.scoreboard.ask_abandon()
+    enter(b)
+    a.confirm()
+    assert not services.table.get(a.scoreboard.record.id).abandoned
+    assert "changed on another phone" in a.session.notice.text
+
+
+# --- 5. each table size its own rules -----------------------------------------------------------------
+def test_each_table_size_remembers_the_rules_it_was_last_played_with(app):
+    start(app, names=("Anna", "Ben", "Chris"), layout="three")          # greek-online, the usual for three
+    app.scoreboard.ask_abandon()
+    app.confirm()
+    app.setup.open()
+    assert app.setup.form.layout == "three" and app.setup.form.preset == "greek-online"
+    app.setup.set_layout("two")                          # never played by two here: the usual, not greek-online
+    assert app.setup.form.preset == "classic"
+    app.setup.set_preset("plain")
+    for i, name in enumerate(("Anna", "Ben")):
+        app.setup.set_name(i, name)
+    app.setup.start()
+    app.scoreboard.ask_abandon()
+    app.confirm()
+    app.setup.open()
+    assert app.setup.form.layout == "two" and app.setup.form.preset == "plain"
+    app.setup.set_layout("three")
+    assert app.setup.form.preset == "greek-online"
+
+
+def test_going_back_to_a_table_size_in_the_form_gives_back_what_was_chosen_for_it(app):
+    app.setup.open()
+    app.setup.set_preset("plain")
+    app.setup.step_hands(2)                              # 9 hands
+    app.setup.set_layout("partners")
+    assert app.setup.form.preset == "partnership"
+    app.setup.set_layout("two")
+    assert (app.setup.form.preset, app.setup.form.goal_kind, app.setup.form.hands) == ("plain", "hands", 9)
