@@ -95,3 +95,45 @@ def test_each_table_size_keeps_its_own_rules_and_the_form_gives_back_a_choice(ph
     app.see("Plain · 7 hands")
     app.tap("layout-three")
     app.see("Greek online · first to 151, then 251")
+
+
+def test_the_preview_and_the_saved_hand_say_the_match_goes_on_and_the_history_says_to_what(phone):
+    app = phone()
+    new_match(app)
+    app.type("name-0", "Anna")
+    app.type("name-1", "Ben")
+    app.tap("goal-custom")
+    for _ in range(14):
+        app.tap("target-minus")                          # first to 11, then 111
+    app.tap("start-match")
+    app.wait_id("end-hand")
+    enter_hand(app, counting=(0, 10), save=False)        # 14 : 11: both pass 11 in this hand
+    assert "two sides pass 11 together: played on to 111" in app.text_of("status")
+    app.tap("save-hand")
+    app.wait_id("end-hand")
+    assert "Both passed 11: played on to 111" in app.text_of("status")
+    app.tap("abandon-match")
+    app.tap("confirm-yes")
+    app.wait_id("new-match")
+    app.see("to 111 · abandoned")                        # the home screen's recent matches
+
+
+def test_a_count_that_cannot_be_right_is_kept_as_typed_and_said_and_tie_asks_before_forgetting(phone):
+    app = phone()
+    start_two_player_match(app)
+    app.tap("end-hand")
+    app.tap("toggle-counts")
+    app.type("cards-1", "-5")                            # kept as typed: no filter turns it into 5
+    app.see("Ben's captured cards: “-5” is not a whole number. Type a number from 0 to 52.")
+    app.type("cards-1", "3.5")
+    app.see("Ben's captured cards: “3.5” is not a whole number")
+    app.type("cards-1", "60")
+    app.see("Ben's captured cards: 60, but a deck has 52.")
+    app.type("cards-1", "22")
+    app.tap("most-tie")                                  # the counts say Anna: asked before they go
+    app.see("Forget the captured cards typed (Anna 30 · Ben 22) and say only who has most cards?")
+    app.tap("confirm-no")
+    assert app.by_id("cards-1").get_attribute("aria-label") == "22"
+    app.tap("most-tie")
+    app.tap("confirm-yes")
+    app.wait_gone("cards-1")

@@ -111,3 +111,77 @@ def test_going_back_to_a_table_size_in_the_form_gives_back_what_was_chosen_for_i
     assert app.setup.form.preset == "partnership"
     app.setup.set_layout("two")
     assert (app.setup.form.preset, app.setup.form.goal_kind, app.setup.form.hands) == ("plain", "hands", 9)
+
+
+# --- 7. what a hand will do, said before it is saved ---------------------------------------------------
+def fill(app, most=0, counting=(0, 12), ten=0, two=1):
+    app.scoreboard.end_hand()
+    app.entry.set_most(most)
+    app.entry.set_counting(*counting)
+    app.entry.set_ten(ten)
+    app.entry.set_two(two)
+
+
+def test_the_preview_says_when_the_hand_ends_the_match_and_who_wins_it(app):
+    start(app, goal={"goal_kind": "hands", "hands": 1})
+    fill(app)
+    assert app.entry.preview().text == "Anna 16 → 16 · Ben 9 → 9 — Anna wins the match"
+
+
+def test_the_preview_the_saved_hand_and_the_history_say_when_the_match_goes_on_to_the_extension(app):
+    app.setup.open()
+    for i, name in enumerate(("Anna", "Ben")):
+        app.setup.set_name(i, name)
+    app.setup.set_goal_kind("custom")
+    for _ in range(14):
+        app.setup.step_target(-10)                       # first to 11, then 111
+    app.setup.start()
+    fill(app, counting=(0, 10))                          # 14 : 11, both pass 11 in the same hand
+    assert app.entry.preview().text.endswith("— two sides pass 11 together: played on to 111")
+    app.entry.save()
+    assert app.scoreboard.saved_line() == "Hand 1 saved: 14 : 11. Anna won it. Both passed 11: played on to 111."
+    app.scoreboard.ask_abandon()
+    app.confirm()
+    assert " · to 111 · " in app.history.rows()[0].detail  # the home screen's recent matches are these rows
+
+
+# --- 8. number fields explain instead of filtering ------------------------------------------------------
+def test_letters_a_minus_and_a_decimal_are_refused_in_words_naming_the_field_typed_in(app):
+    start(app)
+    app.scoreboard.end_hand()
+    app.entry.toggle_counts()
+    for text in ("abc", "-5", "3.5"):
+        app.entry.type_cards(1, text)
+        assert app.entry.draft.cards.shown(1) == text                    # kept as typed, not changed
+        assert app.entry.save_reason() == (f"Ben's captured cards: “{text}” is not a whole number. "
+                                           "Type a number from 0 to 52.")
+    app.entry.type_cards(1, "60")
+    assert app.entry.save_reason() == "Ben's captured cards: 60, but a deck has 52."
+    assert app.entry.draft.cards.bad() == [1] and app.entry.draft.cards.shown(0) == ""   # Anna's not blamed
+
+
+def test_three_sides_typed_over_the_deck_are_named_not_the_side_filled_in(app):
+    start(app, names=("Anna", "Ben", "Chris"), layout="three")
+    app.scoreboard.end_hand()
+    app.entry.toggle_counts()
+    app.entry.type_cards(0, "30")
+    app.entry.type_cards(1, "30")
+    assert app.entry.save_reason() == "Anna and Ben: 60 captured cards together, but a deck has 52."
+    assert app.entry.flagged("cards") == set() and app.entry.draft.cards.bad() == [0, 1]
+
+
+def test_tie_after_typed_counts_asks_before_forgetting_them_and_keeps_counts_that_agree(app):
+    start(app)
+    app.scoreboard.end_hand()
+    app.entry.toggle_counts()
+    app.entry.type_cards(0, "30")
+    app.entry.set_most(0)                                # the counts say so already: nothing asked, kept
+    assert app.session.question is None and app.entry.draft.cards.values == [30, 22]
+    app.entry.set_most(-1)                               # Tie: asked, naming what would be forgotten
+    assert app.session.question.text == ("Forget the captured cards typed (Anna 30 · Ben 22) and say only who "
+                                         "has most cards?")
+    app.cancel()
+    assert app.entry.draft.show_counts and app.entry.draft.cards.values == [30, 22]
+    app.entry.set_most(-1)
+    app.confirm()
+    assert not app.entry.draft.show_counts and app.entry.draft.majority() == -1

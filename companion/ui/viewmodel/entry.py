@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from ...engine.cards import TEN_OF_DIAMONDS, Card, parse_card
 from ...engine.entry import EntryField, InvalidHand, Problem
 from ...engine.live import TapKind
-from ...engine.match import MatchOver
+from ...engine.match import MatchError, MatchOver, edit_hand, record_hand, standing
 from ...engine.scoring import score_hand
-from ...i18n.explain import problem_text
+from ...i18n.explain import join_names, problem_text
 from ...service import MatchRecord, Revision, StaleWrite
-from .draft import TIE, EntryDraft
+from .draft import TIE, TYPED, EntryDraft
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
 
 __all__ = ["EntryModel", "TIE"]
@@ -136,10 +136,24 @@ class EntryModel(ViewModel):
         if not self.draft:
             return None
         missing = self.draft.missing()
+        if missing and missing[0] == TYPED:
+            return self.typed_problem()
         if missing:
             return self.tr(missing[0], card=self.draft.rules.two.label)
         problems = self.problems()
         return problems[0][1] if problems else None
+
+    def typed_problem(self) -> str | None:
+        """Why a typed number of captured cards is not taken, naming the field it was typed in."""
+        found = self.draft.cards.problem() if self.draft else None
+        if found is None:
+            return None
+        key, values = found
+        names = self.names
+        if "sides" in values:
+            return self.tr(key, sides=join_names([names[s] for s in values["sides"]], self.tr), n=values["n"],
+                           total=values["total"])
+        return self.tr(key, **{**values, "side": names[values["side"]]})
 
     def problems_line(self) -> str:
         """The first problem in words, and how many more there are."""
@@ -173,7 +187,26 @@ class EntryModel(ViewModel):
                      for name, b, p in zip(self.names, before, score.points)]
         winner = (tr("entry.preview_winner", side=self.names[score.winner]) if score.winner is not None
                   else tr("entry.preview_tie"))
-        return Preview(" · ".join(parts) + " — " + winner, score.points)
+        return Preview(" · ".join(parts) + " — " + (self._what_it_does(entry, st) or winner), score.points)
+
+    def _what_it_does(self, entry, before) -> str | None:
+        """What saving this hand does to the match, when it does more than add points: it ends the match
+        (and who wins it), or two sides pass the target together and it is played on to the next."""
+        match = self.record.match
+        try:
+            changed = record_hand(match, entry) if self.editing is None else edit_hand(match, self.editing, entry)
+            after = standing(changed)
+        except (InvalidHand, MatchError):
+            return None
+        tr = self.tr
+        if after.is_over and not before.is_over:
+            if after.winner is None:
+                return tr("entry.preview_match_drawn")
+            side = match.sides[after.winner]
+            return tr("entry.preview_match_won.team" if side.players else "entry.preview_match_won", side=side.name)
+        if after.extensions > before.extensions:
+            return tr("entry.preview_extension", first=before.target, target=after.target)
+        return None
 
     def counting_title(self) -> str:
         rules = self.draft.rules
@@ -251,7 +284,20 @@ class EntryModel(ViewModel):
 
     @intent
     def set_most(self, side: int) -> None:
-        """Who has most cards (`TIE` for a tie)."""
+        """Who has most cards (`TIE` for a tie). Over captured cards already typed: kept when they say the
+        same, else asked before they are forgotten."""
+        d = self.draft
+        if d.show_counts and d.cards.order:
+            if d.majority() == side:
+                self._tapped()
+                return
+            counts = " · ".join(f"{self.names[s]} {d.cards.shown(s)}" for s in range(d.sides) if d.cards.shown(s))
+            self.session.ask("confirm.drop_counts", lambda: self._set_most(side), ident="confirm-drop-counts",
+                             counts=counts)
+            return
+        self._set_most(side)
+
+    def _set_most(self, side: int) -> None:
         self.draft.set_most(side)
         self._tapped()
 

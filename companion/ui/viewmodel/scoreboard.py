@@ -10,7 +10,7 @@ from ...formats.sheet import sheet_text
 from ...i18n.explain import goal_text
 from ...service import MatchRecord, Revision, StaleWrite
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
-from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
+from .sheet import BreakdownSide, HandRow, breakdown, extension_event, hand_rows
 
 
 @dataclass(frozen=True)
@@ -158,6 +158,9 @@ class ScoreboardModel(ViewModel):
         if self.flash_before is not None:
             before = " : ".join(str(p) for p in self.flash_before)
             return self.tr("match.edited", n=self.flash + 1, before=before, points=points, winner=winner)
+        event = extension_event(self.match, self.standing, self.flash, self.tr)
+        if event:   # the hand sent the match on to the next target: said with it
+            return self.tr("match.saved_extended", n=self.flash + 1, points=points, winner=winner, event=event)
         return self.tr("match.saved", n=self.flash + 1, points=points, winner=winner)
 
     def over_title(self) -> str:

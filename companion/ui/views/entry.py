@@ -38,8 +38,9 @@ def entry(vm: AppModel) -> Frame:
         for i in range(n):
             bad = i in flagged or i in d.cards.bad()
             fields.append(labelled(ft.TextField(
+                # No input filter: what is typed stays as typed, and a number that cannot be right is said in
+                # words naming this field (a filter would silently change "-5" into 5, "3.5" into 35).
                 label=("⚠ " if bad else "") + names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
-                input_filter=ft.NumbersOnlyInputFilter(),
                 on_change=lambda e, i=i: m.type_cards(i, e.control.value), expand=True, text_size=18, dense=True,
                 border_color=ft.Colors.ERROR if bad else (p.sides[i] if d.cards.is_auto(i) else None),
                 helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}", value=d.cards.shown(i)))
@@ -95,7 +96,7 @@ def counting_picker(vm: AppModel, p: Palette) -> ft.Control:
     numbers = [pill(str(k), chosen == k and not d.counting.is_auto(side),
                     lambda _e=None, i=side, k=k: m.set_counting(i, k), f"counting-{side}-{k}", p.sides[side],
                     p.on_sides, width=TOUCH, size=16, auto=d.counting.is_auto(side) and chosen == k,
-                    label=tr("entry.counting_label", side=names[side], n=k)) for k in m.counting_range()]
+                    label=tr.n("entry.counting_label", k, side=names[side])) for k in m.counting_range()]
     return section(m.counting_title(), ft.Row(tabs, spacing=4), ft.Row(numbers, wrap=True, spacing=0, run_spacing=0),
                    ident="section-counting", spacing=4)
 
@@ -143,7 +144,8 @@ def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
             ft.Text(("⚠ " if bad else "") + names[i], size=15, weight=ft.FontWeight.W_700,
                     color=ft.Colors.ERROR if bad else p.sides[i], expand=True, max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS),
-            stepper(d.xeris[i], lambda _e=None, i=i: m.step(TapKind.XERI, i, -1), lambda _e=None, i=i: m.step(TapKind.XERI, i, 1),
+            stepper(d.xeris[i], lambda _e=None, i=i: m.step(TapKind.XERI, i, -1),
+                    lambda _e=None, i=i: m.step(TapKind.XERI, i, 1),
                     f"xeris-{i}", tr("entry.xeris_of", side=names[i])),
             stepper(d.jack_xeris[i], lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, -1),
                     lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, 1), f"jack-xeris-{i}",
