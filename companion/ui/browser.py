@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import random
 import sys
@@ -24,6 +25,15 @@ from ..service import Services, StorageError
 from ..storage.browser import BrowserStore, open_in_browser
 from . import app as ui
 from .viewmodel import Tone
+from .views.theme import themes
+
+_log = logging.getLogger(__name__)
+try:  # in the build's worker: what a call into JavaScript raises when the page is not as expected
+    from pyodide.ffi import JsException
+
+    NOT_IN_PAGE: tuple[type[BaseException], ...] = (ImportError, AttributeError, JsException)
+except ImportError:  # anywhere else: there is no `js` to import
+    NOT_IN_PAGE = (ImportError, AttributeError)
 
 WARM_AFTER = 5.0
 """Seconds after the first screen before the history is scored ahead of time (one match at a time)."""
@@ -35,8 +45,8 @@ def mark(name: str) -> None:
         import js
 
         js.xeriMark(name)
-    except Exception:  # not in the build's worker (a test, another host): nothing to mark on
-        pass
+    except NOT_IN_PAGE:  # not in the build's worker (a test, another host): nothing to mark on
+        _log.debug("no start-up mark %s", name, exc_info=True)
 
 
 class BrowserSession(ui.ObservableSession):
@@ -119,7 +129,8 @@ def browser_languages() -> tuple[str, ...]:
         import js
 
         names = [str(name) for name in (js.navigator.languages or [js.navigator.language or ""])]
-    except Exception:  # not in a browser's worker
+    except NOT_IN_PAGE:  # not in a browser's worker
+        _log.debug("no browser languages", exc_info=True)
         return ()
     return wanted_languages(",".join(names))
 
@@ -133,6 +144,7 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
     """A page with one sentence on it, and a button that loads the page again."""
     tr = Translator(browser_language())
     page.title = tr("app.title")
+    page.theme, page.dark_theme = themes()     # the app's colours, not Flet's blue
     controls: list[ft.Control] = [ft.Text(text, size=18)]
     if retry is not None:
         async def again(_e=None):
@@ -149,8 +161,8 @@ def report_modules() -> None:
         import js
 
         js.xeriModules(json.dumps(sorted(name for name in sys.modules if not name.startswith("_"))))
-    except Exception:
-        pass
+    except NOT_IN_PAGE:  # not in the build's worker: nobody to tell
+        _log.debug("modules not reported", exc_info=True)
 
 
 def run() -> None:

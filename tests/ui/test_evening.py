@@ -1,6 +1,7 @@
 """What a full evening of play tripped over (issue 18), in the view model: a new match never silently
 replaces the one in play, each table size keeps its rules, and the rest, without a page."""
 
+from companion.i18n import Translator
 from companion.ui.viewmodel import AppModel, Screen
 
 from .test_viewmodel import enter, start
@@ -185,3 +186,34 @@ def test_tie_after_typed_counts_asks_before_forgetting_them_and_keeps_counts_tha
     app.entry.set_most(-1)
     app.confirm()
     assert not app.entry.draft.show_counts and app.entry.draft.majority() == -1
+
+
+# --- 9. small things -----------------------------------------------------------------------------------
+def test_a_tied_hand_is_said_as_a_sentence_after_the_score(app):
+    start(app)
+    enter(app, most=-1, counting=(0, 10), ten=0, two=1)       # 10 + the 10♦'s 1 : 10 + the 2♣'s 1
+    assert app.scoreboard.saved_line() == "Hand 1 saved: 11 : 11. Nobody won it."
+
+
+def test_greek_counting_title_has_no_stray_dot_and_labels_count_in_the_singular(app):
+    start(app)
+    app.scoreboard.end_hand()
+    app.session.lang = "el"
+    assert app.entry.counting_title() == "Μετρημένα χαρτιά (A K Q J 10, 20 στην τράπουλα)"
+    assert Translator("en").n("entry.counting_label", 1, side="Anna") == "Anna: 1 counting card"
+
+
+def test_a_past_match_played_to_its_end_offers_a_rematch_asking_first_about_a_match_in_play(app, services):
+    start(app, goal={"goal_kind": "hands", "hands": 1})
+    enter(app)                                           # over: Anna wins
+    done = app.scoreboard.record.id
+    app.home()
+    start(app, names=("Chris", "Dora"))
+    playing = app.scoreboard.record.id
+    app.record.open(done)
+    assert app.record.can_rematch
+    app.record.rematch()
+    assert "Chris · Dora, 0 : 0" in app.session.question.text and not services.table.get(playing).abandoned
+    app.confirm()
+    assert app.screen is Screen.SCOREBOARD and app.scoreboard.side_names == ["Anna", "Ben"]
+    assert services.table.get(playing).abandoned and app.scoreboard.standing.totals == (0, 0)

@@ -162,6 +162,39 @@ class RecordModel(ViewModel):
         self.record = None
         table.started(record, replaces=stop)
 
+    @property
+    def can_rematch(self) -> bool:
+        """True for a match that was played to its end: the same table can play it again."""
+        return self.record is not None and self.standing.is_over
+
+    @intent(writes=True)
+    def rematch(self) -> None:
+        """The same sides, rules and goal again, the deal moved on; a match in play is stopped for it only once
+        the person said so (as for a new match)."""
+        if not self.can_rematch:
+            return
+        current = self.services.table.unfinished()
+        if current is not None:
+            self.app.setup.ask_replace(current, self._rematch, key="confirm.rematch_replace",
+                                       answers=("confirm.replace_yes", "confirm.no"), go_on=False)
+            return
+        self._rematch(None)
+
+    def _rematch(self, shown) -> None:
+        table = self.app.scoreboard
+        stop, expected = shown if shown is not None else (None, None)
+        try:
+            if stop is not None:
+                self.services.table.abandon(stop, expected=expected)
+        except StaleWrite as exc:
+            self.app.setup.ask_replace(exc.current, self._rematch, key="confirm.rematch_replace",
+                                       answers=("confirm.replace_yes", "confirm.no"), go_on=False)
+            return
+        record = self.services.table.rematch(self.record.id)
+        self.record = None
+        table.started(record, replaces=stop)
+        self.session.say("notice.started", dealer=record.match.seats[record.match.first_dealer].player)
+
     @intent(writes=True)
     def ask_delete(self) -> None:
         self.session.ask("confirm.delete", self.delete)

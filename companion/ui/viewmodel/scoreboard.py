@@ -153,8 +153,9 @@ class ScoreboardModel(ViewModel):
             return None
         score = self.standing.scores[self.flash]
         points = " : ".join(str(p) for p in score.points)
-        winner = (self.tr("match.hand_winner", side=self.match.sides[score.winner].name) if score.winner is not None
-                  else self.tr("match.hand_tie"))
+        # A sentence of its own (after "Hand 1 saved: 12 : 12."): it starts with a capital where the language has one.
+        winner = (self.tr("match.saved_winner", side=self.match.sides[score.winner].name) if score.winner is not None
+                  else self.tr("match.saved_tie"))
         if self.flash_before is not None:
             before = " : ".join(str(p) for p in self.flash_before)
             return self.tr("match.edited", n=self.flash + 1, before=before, points=points, winner=winner)

@@ -114,9 +114,12 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
             body.append(ft.Text(d.text, size=16, selectable=True))
         if d.sides:
             body.append(breakdown_table(d.sides, p))
+        # The dialog scrolls its title and content as one, between the screen's edges and above OK: a long
+        # breakdown (three sides at 360×640) went on under the OK button.
         return ft.AlertDialog(
+            scrollable=True,
             title=ft.Text(d.title, size=18, weight=ft.FontWeight.W_700),
-            content=labelled(ft.Column(body, tight=True, scroll=ft.ScrollMode.AUTO, spacing=10), d.ident),
+            content=labelled(ft.Column(body, tight=True, spacing=10), d.ident),
             actions=[labelled(ft.FilledButton(tr("nav.ok"), on_click=lambda: vm.close_detail(), height=TOUCH),
                               "detail-ok")],
             on_dismiss=lambda: vm.close_detail() if s.detail is not None else None)

@@ -57,9 +57,9 @@ def secondary(text: str, on_click: Callable | None, ident: str | None = None, ic
 
 
 def icon_button(icon: Any, on_click: Callable | None, tooltip: str, ident: str, disabled: bool = False) -> ft.Control:
-    """An icon action (headers, small actions): 48 × 48."""
+    """An icon action (headers, small actions): 48 × 48, its words the tooltip and the screen readers' label."""
     return labelled(ft.IconButton(icon, on_click=on_click, tooltip=tooltip, width=TOUCH, height=TOUCH,
-                                  disabled=disabled), ident)
+                                  disabled=disabled), ident, tooltip)
 
 
 def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None = None,
