@@ -18,7 +18,7 @@ WRITES = {
     "entry": {"save"},
     "setup": {"open", "start"},
     "history": {"undo_delete", "import_files", "export_all"},
-    "record": {"continue_match", "ask_delete", "delete"},
+    "record": {"continue_match", "rematch", "ask_delete", "delete"},
     "settings": set(),  # each phone's own: see test_settings_are_each_phones_own
     "player": set(), "rules": set(),
 }
