@@ -137,3 +137,27 @@ def test_a_count_that_cannot_be_right_is_kept_as_typed_and_said_and_tie_asks_bef
     app.tap("most-tie")
     app.tap("confirm-yes")
     app.wait_gone("cards-1")
+
+
+def test_a_partnership_xeri_corrected_on_the_form_names_its_player_and_the_player_page_adds_up(phone):
+    app = phone(390, 844)
+    new_match(app)
+    app.tap("layout-partners")
+    for i, name in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
+        app.type(f"name-{i}", name)
+    app.tap("start-match")
+    app.wait_id("end-hand")
+    app.tap("xeri-2")                                    # Sofia's xeri, tapped live (seats: Nikos, Eleni, Sofia, Petros)
+    enter_hand(app, save=False)
+    app.tap("open-xeris")
+    app.see("Xeris of Nikos")                            # a row per player, not per team
+    app.tap("xeris-0-plus")                              # one tap: Nikos made one nobody tapped
+    app.tap("save-hand")
+    app.wait_id("end-hand")
+    app.tap("abandon-match")
+    app.tap("confirm-yes")
+    app.tap("open-history")
+    app.tap("player-Nikos")
+    app.wait_id("stat-own-xeris")
+    assert "1 of 2" in app.text_of("stat-own-xeris")    # Nikos's own and Sofia's add up to the team's 2
+    app.see("the partners' own add up to the team's")

@@ -217,3 +217,50 @@ def test_a_past_match_played_to_its_end_offers_a_rematch_asking_first_about_a_ma
     app.confirm()
     assert app.screen is Screen.SCOREBOARD and app.scoreboard.side_names == ["Anna", "Ben"]
     assert services.table.get(playing).abandoned and app.scoreboard.standing.totals == (0, 0)
+
+
+# --- 6. partnerships: a xeri corrected on the form names its player ---------------------------------------
+def partnership(app):
+    start(app, names=("Nikos", "Sofia", "Eleni", "Petros"), layout="partners")   # seats: Nikos, Eleni, Sofia, Petros
+
+
+def test_a_partnership_hand_gives_xeris_per_player_and_a_correction_names_who_made_it(app, services):
+    from companion.engine.live import TapKind
+    partnership(app)
+    app.scoreboard.tap(2, TapKind.XERI)                  # Sofia's xeri, tapped live
+    fill(app, most=0, counting=(0, 12), ten=0, two=1)
+    assert [(r.name, r.xeris) for r in app.entry.xeri_rows()] == [("Nikos", 0), ("Eleni", 0), ("Sofia", 1),
+                                                                   ("Petros", 0)]
+    app.entry.step(TapKind.XERI, 0, 1)                   # one tap: Nikos made a xeri nobody tapped
+    assert app.entry.draft.xeris == [2, 0]
+    app.entry.save()
+    record = services.table.get(app.scoreboard.record.id)
+    assert sorted((t.seat, t.kind.value) for t in record.taps_of(0)) == [(0, "xeri"), (2, "xeri")]
+    app.scoreboard.ask_abandon()
+    app.confirm()
+    nikos = next(p.id for p in services.library.players() if p.name == "Nikos")
+    app.player.open(nikos)
+    figures = {f.key: f.value for f in app.player.page.figures}
+    assert figures["stat-own-xeris"] == "1 of 2"       # Nikos's own and Sofia's add up to the team's
+    assert "saved without saying who made" not in app.player.page.team_note
+
+
+def test_the_player_page_says_why_a_partners_own_xeris_do_not_add_up_to_the_teams(app, services):
+    from dataclasses import replace
+
+    from companion.engine.live import TapKind
+    partnership(app)
+    fill(app, most=0, counting=(0, 12), ten=0, two=1)
+    app.entry.step(TapKind.XERI, 2, 1)
+    app.entry.save()
+    record = services.table.get(app.scoreboard.record.id)
+    services.storage.put(replace(record, hand_taps=()), services.table.standing(record))  # as a hand imported
+    app.scoreboard._fresh()
+    app.scoreboard.ask_abandon()
+    app.confirm()
+    nikos = next(p.id for p in services.library.players() if p.name == "Nikos")
+    app.player.open(nikos)
+    assert {f.key: f.value for f in app.player.page.figures}["stat-own-xeris"] == "0 of 1"
+    assert app.player.page.team_note.endswith("1 of the team's xeris was saved without saying who made it (a hand "
+                                              "saved before the app kept that, or imported), so the partners' own "
+                                              "add up to 0 of 1.")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ...engine.cards import DECK_SIZE, Card
 from ...engine.entry import HandEntry, Problem, ProblemCode, validate_hand
+from ...engine.live import Tap, TapKind
 from ...engine.rules import RuleSet
 from ...engine.tally import unique_leader
 
@@ -142,6 +143,12 @@ class EntryDraft:
     """True when the table counted its piles and gives the exact numbers of cards."""
     xeris_touched: bool = False
     """True once the xeris were changed on the form (then the live taps no longer fill them in)."""
+    seat_sides: tuple[int, ...] = ()
+    """The side of each seat, when the xeris are given per player (a partnership: two players share a side,
+    and each xeri is the player's own); empty when they are given per side."""
+    seat_xeris: list[int] = field(default_factory=list)
+    """Each player's xeris (with `seat_sides`); the side's are their sum."""
+    seat_jack_xeris: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.cards is None:
@@ -152,6 +159,53 @@ class EntryDraft:
             self.xeris = [0] * self.sides
         if not self.jack_xeris:
             self.jack_xeris = [0] * self.sides
+        if self.seat_sides:
+            self.seat_xeris = self.seat_xeris or [0] * len(self.seat_sides)
+            self.seat_jack_xeris = self.seat_jack_xeris or [0] * len(self.seat_sides)
+            self._add_up()
+
+    @property
+    def per_player(self) -> bool:
+        """True when the xeris are given per player (see `seat_sides`)."""
+        return bool(self.seat_sides)
+
+    def _add_up(self) -> None:
+        self.xeris = [sum(n for n, s in zip(self.seat_xeris, self.seat_sides) if s == side)
+                      for side in range(self.sides)]
+        self.jack_xeris = [sum(n for n, s in zip(self.seat_jack_xeris, self.seat_sides) if s == side)
+                           for side in range(self.sides)]
+
+    def set_seat_counts(self, xeris: list[int], jack_xeris: list[int]) -> None:
+        """Each player's xeris and jack xeris (from the live taps, or a hand's saved taps)."""
+        self.seat_xeris, self.seat_jack_xeris = list(xeris), list(jack_xeris)
+        self._add_up()
+
+    def step_seat(self, jack: bool, seat: int, delta: int) -> None:
+        """One more (or fewer) xeri or jack xeri for the player at `seat`: the correction names the player."""
+        counts = self.seat_jack_xeris if jack else self.seat_xeris
+        counts[seat] = max(0, counts[seat] + delta)
+        self._add_up()
+        self.xeris_touched = True
+
+    def seat_taps(self, live: tuple[Tap, ...] = ()) -> tuple[Tap, ...]:
+        """The hand's xeris as taps, one per xeri, each with the player who made it: the live taps as tapped,
+        less those taken back on the form, plus those added there. Per side when not `per_player` (a side is
+        one player)."""
+        if self.per_player:
+            wanted = {(seat, TapKind.XERI): n for seat, n in enumerate(self.seat_xeris)}
+            wanted |= {(seat, TapKind.JACK_XERI): n for seat, n in enumerate(self.seat_jack_xeris)}
+        else:
+            wanted = {(side, TapKind.XERI): n for side, n in enumerate(self.xeris)}
+            wanted |= {(side, TapKind.JACK_XERI): n for side, n in enumerate(self.jack_xeris)}
+        out, seen = [], dict.fromkeys(wanted, 0)
+        for tap in live:
+            key = (tap.seat, tap.kind)
+            if key in seen and seen[key] < wanted[key]:
+                seen[key] += 1
+                out.append(tap)
+        for (seat, kind), n in wanted.items():
+            out += [Tap(seat, kind)] * (n - seen[(seat, kind)])
+        return tuple(out)
 
     @classmethod
     def from_entry(cls, entry: HandEntry, rules: RuleSet) -> EntryDraft:

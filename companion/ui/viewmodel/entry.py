@@ -27,6 +27,19 @@ class Preview:
     points: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class XeriRow:
+    """One row of xeri steppers: a player's (partnerships) or a side's."""
+
+    index: int
+    """What the steppers step: the seat, or the side."""
+    name: str
+    side: int
+    """The side, for its colour."""
+    xeris: int
+    jack_xeris: int
+
+
 class EntryModel(ViewModel):
     """The form of one hand: a new hand, or a recorded one being edited.
 
@@ -63,7 +76,10 @@ class EntryModel(ViewModel):
             if not self.draft.xeris_touched:
                 self._fill_xeris(record)
         else:
-            self.draft = EntryDraft(len(match.sides), match.rules)
+            # In a partnership each xeri is a player's: the form gives them per player, so a correction names
+            # who made it and the player page's own figures add up to the team's.
+            seats = tuple(seat.side for seat in match.seats) if match.rules.partnerships else ()
+            self.draft = EntryDraft(len(match.sides), match.rules, seat_sides=seats)
             self._fill_xeris(record)
         self._kept = None
         self.editing, self.based_on, self.hand_number, self.stale = None, record.revision, number, None
@@ -73,13 +89,30 @@ class EntryModel(ViewModel):
 
     def _fill_xeris(self, record: MatchRecord) -> None:
         match = record.match
+        if self.draft.per_player:
+            seats = range(len(match.seats))
+            self.draft.set_seat_counts([record.live.count(s, TapKind.XERI) for s in seats],
+                                       [record.live.count(s, TapKind.JACK_XERI) for s in seats])
+            return
         xeris, jacks = record.live.per_side([seat.side for seat in match.seats], len(match.sides))
         self.draft.xeris, self.draft.jack_xeris = list(xeris), list(jacks)
 
     def open_edit(self, record: MatchRecord, index: int) -> None:
         if not 0 <= index < len(record.match.hands):
             return
-        self.draft = EntryDraft.from_entry(record.match.hands[index], record.match.rules)
+        entry = record.match.hands[index]
+        self.draft = EntryDraft.from_entry(entry, record.match.rules)
+        taps = record.taps_of(index)
+        if record.match.rules.partnerships and taps is not None:
+            # Per player when the hand's saved taps say who made each of its xeris; a hand saved before the
+            # app kept that (or imported) is corrected per side, as it was entered.
+            seats = tuple(seat.side for seat in record.match.seats)
+            x = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.XERI) for s in range(len(seats))]
+            j = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.JACK_XERI) for s in range(len(seats))]
+            by_player = EntryDraft(len(record.match.sides), record.match.rules, seat_sides=seats,
+                                   seat_xeris=x, seat_jack_xeris=j)
+            if (by_player.xeris, by_player.jack_xeris) == (list(entry.xeris), list(entry.jack_xeris)):
+                self.draft.seat_sides, self.draft.seat_xeris, self.draft.seat_jack_xeris = seats, x, j
         self.editing, self.based_on, self.hand_number, self.stale = index, record.revision, index + 1, None
         self.counting_side, self.xeris_open = 0, True
         self.app.scoreboard.opened = None
@@ -229,11 +262,21 @@ class EntryModel(ViewModel):
     def ten_label(self) -> str:
         return TEN_OF_DIAMONDS.label
 
+    def xeri_rows(self) -> list[XeriRow]:
+        """The xeri steppers: one row per player when the form gives xeris per player (a partnership), else
+        one per side."""
+        d = self.draft
+        if d.per_player:
+            seats = self.record.match.seats
+            return [XeriRow(i, seat.player, seat.side, d.seat_xeris[i], d.seat_jack_xeris[i])
+                    for i, seat in enumerate(seats)]
+        return [XeriRow(i, name, i, d.xeris[i], d.jack_xeris[i]) for i, name in enumerate(self.names)]
+
     def xeris_summary(self) -> str:
         """The xeris in one line, while the steppers are folded away."""
-        tr, d = self.tr, self.draft
-        parts = [tr("entry.xeris_of_side", side=name, xeris=x, jack_xeris=j)
-                 for name, x, j in zip(self.names, d.xeris, d.jack_xeris) if x or j]
+        tr = self.tr
+        parts = [tr("entry.xeris_of_side", side=row.name, xeris=row.xeris, jack_xeris=row.jack_xeris)
+                 for row in self.xeri_rows() if row.xeris or row.jack_xeris]
         return " · ".join(parts) if parts else tr("entry.no_xeris")
 
     def exact_cards(self) -> list[tuple[Card, int | None, str]]:
@@ -341,12 +384,15 @@ class EntryModel(ViewModel):
         self.xeris_open = True
 
     @intent
-    def step(self, kind: TapKind, side: int, delta: int) -> None:
-        """One more (+1) or one fewer (-1) xeri or jack xeri for a side."""
-        if kind is TapKind.XERI:
-            self.draft.step_xeris(side, delta)
+    def step(self, kind: TapKind, index: int, delta: int) -> None:
+        """One more (+1) or one fewer (-1) xeri or jack xeri for a side, or for a player (`index` a seat) when
+        the form gives them per player (a partnership)."""
+        if self.draft.per_player:
+            self.draft.step_seat(kind is TapKind.JACK_XERI, index, delta)
+        elif kind is TapKind.XERI:
+            self.draft.step_xeris(index, delta)
         else:
-            self.draft.step_jack_xeris(side, delta)
+            self.draft.step_jack_xeris(index, delta)
         self.xeris_open = True
         self._tapped()
 
@@ -409,6 +455,15 @@ class EntryModel(ViewModel):
             return True
         return super().recover(exc)
 
+    def _taps(self):
+        """Who made each xeri of the hand as the form says it (the live taps, corrected), kept with the hand;
+        None where the form cannot say (a partnership hand corrected per side)."""
+        d, record = self.draft, self.record
+        if record.match.rules.partnerships and not d.per_player:
+            return None
+        live = record.live.taps if self.editing is None else (record.taps_of(self.editing) or ())
+        return d.seat_taps(live)
+
     @intent(writes=True)
     def save(self) -> None:
         """Save the hand (or the edit) against the version of the match the form was opened on."""
@@ -423,12 +478,12 @@ class EntryModel(ViewModel):
         before = None
         try:
             if self.editing is None:
-                record = table.record_hand(self.record.id, entry, expected=self.based_on)
+                record = table.record_hand(self.record.id, entry, expected=self.based_on, taps=self._taps())
                 index = len(record.match.hands) - 1
             else:
                 index = self.editing
                 before = self.app.scoreboard.standing.scores[index].points
-                record = table.edit_hand(self.record.id, index, entry, expected=self.based_on)
+                record = table.edit_hand(self.record.id, index, entry, expected=self.based_on, taps=self._taps())
         except MatchOver as exc:
             if self.editing is None:
                 raise

@@ -123,8 +123,6 @@ def specials(vm: AppModel, p: Palette) -> ft.Control:
 def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
     """The xeris: one line while the live taps filled them in; steppers when opened or when there is a problem."""
     tr, m = vm.tr, vm.entry
-    d = m.draft
-    names = m.names
     flagged = m.flagged("xeris") | m.flagged("jack_xeris")
     if not (m.xeris_open or flagged):
         words = ft.Text(spans=[ft.TextSpan(tr("entry.xeris") + "  ", style=text_style(
@@ -138,18 +136,20 @@ def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
                     ft.Text(tr("field.xeris"), width=2 * TOUCH + 40, text_align=ft.TextAlign.CENTER, size=13),
                     ft.Text(tr("field.jack_xeris"), width=2 * TOUCH + 40, text_align=ft.TextAlign.CENTER, size=13)],
                    spacing=4)]
-    for i in range(len(names)):
-        bad = i in flagged or None in flagged
+    # One row per side, or per player in a partnership (a correction then names who made the xeri).
+    for row in m.xeri_rows():
+        i = row.index
+        bad = row.side in flagged or None in flagged
         rows.append(ft.Row([
-            ft.Text(("⚠ " if bad else "") + names[i], size=15, weight=ft.FontWeight.W_700,
-                    color=ft.Colors.ERROR if bad else p.sides[i], expand=True, max_lines=1,
+            ft.Text(("⚠ " if bad else "") + row.name, size=15, weight=ft.FontWeight.W_700,
+                    color=ft.Colors.ERROR if bad else p.sides[row.side], expand=True, max_lines=1,
                     overflow=ft.TextOverflow.ELLIPSIS),
-            stepper(d.xeris[i], lambda _e=None, i=i: m.step(TapKind.XERI, i, -1),
+            stepper(row.xeris, lambda _e=None, i=i: m.step(TapKind.XERI, i, -1),
                     lambda _e=None, i=i: m.step(TapKind.XERI, i, 1),
-                    f"xeris-{i}", tr("entry.xeris_of", side=names[i])),
-            stepper(d.jack_xeris[i], lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, -1),
+                    f"xeris-{i}", tr("entry.xeris_of", side=row.name)),
+            stepper(row.jack_xeris, lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, -1),
                     lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, 1), f"jack-xeris-{i}",
-                    tr("entry.jack_xeris_of", side=names[i])),
+                    tr("entry.jack_xeris_of", side=row.name)),
         ], spacing=4))
     return section(tr("entry.xeris"), *rows, note=tr("entry.xeris_note"), ident="section-xeris", spacing=2)
 
