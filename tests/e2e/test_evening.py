@@ -147,7 +147,7 @@ def test_a_partnership_xeri_corrected_on_the_form_names_its_player_and_the_playe
         app.type(f"name-{i}", name)
     app.tap("start-match")
     app.wait_id("end-hand")
-    app.tap("xeri-2")                                    # Sofia's xeri, tapped live (seats: Nikos, Eleni, Sofia, Petros)
+    app.tap("xeri-2")                                    # Sofia's (seats: Nikos, Eleni, Sofia, Petros)
     enter_hand(app, save=False)
     app.tap("open-xeris")
     app.see("Xeris of Nikos")                            # a row per player, not per team

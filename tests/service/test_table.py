@@ -1,4 +1,5 @@
-"""The matches in play through the service: create, play, undo and edit with a trail, live taps, resume, abandon, delete."""
+"""The matches in play through the service: create, play, undo and edit with a trail, live taps, resume, abandon,
+delete."""
 
 from __future__ import annotations
 
