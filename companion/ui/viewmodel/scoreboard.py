@@ -90,6 +90,13 @@ class ScoreboardModel(ViewModel):
             text += " · " + self.tr.n("status.hands_left", st.hands_left)
         return text
 
+    def goal_short(self) -> str:
+        """The goal in a few words, on one line: `first to 151, then 251`, `7 hands · 2 left`."""
+        st, goal, tr = self.standing, self.match.goal, self.tr
+        if goal.is_race and not st.extensions:
+            return tr("goal.race_short", target=goal.target, extension=goal.extension)
+        return self.goal_line()
+
     @property
     def extended(self) -> bool:
         """True once two sides passed the target together and the match is played on to a higher one."""

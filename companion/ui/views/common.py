@@ -22,6 +22,24 @@ STRIP = 48
 """The status strip's height: two lines of text, always there, so nothing moves when it speaks."""
 
 
+PHONE_COLUMN = 620
+"""The widest a one-column screen is drawn (`ui.app.layout`'s MAX_WIDTH: a test keeps the two equal)."""
+WIDE_COLUMNS = 1280
+"""The widest two columns are drawn (wide screens, `ui.app.layout`)."""
+PAGE_PADDING = 12
+"""The page's padding on each side (`ui.app.make_main`)."""
+
+
+def column_width(vm: AppModel, part: str = "full") -> float:
+    """The width the screen's controls get, in logical pixels, as `ui.app.layout` lays them out: the one
+    column (`full`), or on a wide screen the body (`body`, 5/11) or the side column (`side`, 6/11)."""
+    width = vm.session.viewport[0]
+    if part == "full" or not vm.session.wide:
+        return min(width, PHONE_COLUMN) - 2 * PAGE_PADDING
+    both = min(width, WIDE_COLUMNS) - 2 * PAGE_PADDING - 16
+    return both * (5 if part == "body" else 6) / 11
+
+
 @dataclass
 class Status:
     """What the strip says when there is no notice: the screen's own state (a save reason, the last tap)."""
