@@ -11,6 +11,7 @@ import flet as ft
 
 from ..viewmodel import AppModel, TapKind
 from .common import Frame, Status, breakdown_table, column_width, watching
+from .memo import kept
 from .metrics import fitting_size
 from .palette import Palette, palette
 from .theme import text_style
@@ -23,8 +24,9 @@ def scoreboard(vm: AppModel) -> Frame:
     p = palette(s.dark)
     wide = s.wide
     writer = s.can_write            # a watching phone sees the table and none of the buttons that change it
-    totals = [goal_line(vm, p), side_boxes(vm, p, column_width(vm, "side" if wide and s.short else "body"),
-                                           big=wide and not s.short)]
+    boxes_width = column_width(vm, "side" if wide and s.short else "body")
+    big = wide and not s.short
+    totals = [goal_line(vm, p), side_boxes(vm, p, boxes_width, big=big)]
     # A phone held sideways has room for the xeri buttons or the totals, not both: the buttons stay in
     # reach on the left and the totals head the score sheet beside them.
     sideways = wide and s.short and not st.is_over
@@ -46,9 +48,13 @@ def scoreboard(vm: AppModel) -> Frame:
         controls.append(live_panel(vm, p, column_width(vm, "body")) if writer else live_counts(vm, p))
         footer = [primary(tr("match.end_hand"), lambda: table.end_hand(), "end-hand", icon=ft.Icons.EDIT_NOTE)] \
             if writer else []
-    sheet = score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
-                        table.show_breakdown, edit=table.ask_edit if writer else None,
-                        width=column_width(vm, "side" if wide else "full"))
+    sheet_width = column_width(vm, "side" if wide else "full")
+    # The sheet is kept from the redraw before while the match's hands are as they were (a tap, a resize
+    # of another part): it is most of the scoreboard's controls.
+    sheet = kept(s, "score-sheet", (table.record.id, table.record.revision.hands, table.record.revision.changes,
+                                    tuple(table.side_names), table.opened, s.lang, s.dark, sheet_width, writer),
+                 lambda: score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
+                                     table.show_breakdown, edit=table.ask_edit if writer else None, width=sheet_width))
     # Undo and Stop sit in the header, where nothing the sheet grows by can move them.
     header_actions = [icon_button(ft.Icons.UNDO, lambda: table.ask_undo(), tr("match.undo_hand"), "undo-hand",
                                   disabled=not table.match.hands)] if writer else []
