@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import logging
 import time
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from typing import Any, Protocol
 from ..service.ports import DiskFault, StorageError
 from . import files
 from .store import Store
+
+_log = logging.getLogger(__name__)
 
 FOLDER = "/xeri-data"
 """Where the data folder is in the browser's file system (IDBFS names its database after it)."""
@@ -72,11 +75,22 @@ self.xeriDisk = {
     const out = { persisted: null, quota: null, usage: null };
     const s = self.navigator && navigator.storage;
     try { if (s && s.persisted) out.persisted = await s.persisted(); } catch (e) {}
-    try { if (s && s.estimate) { const e = await s.estimate(); out.quota = e.quota; out.usage = e.usage; } } catch (e) {}
+    try {
+      if (s && s.estimate) { const e = await s.estimate(); out.quota = e.quota; out.usage = e.usage; }
+    } catch (e) {}
     return out;
   },
 };
 """
+
+
+class BrowserSaid(RuntimeError):
+    """The browser refused (a rejected promise: the quota exceeded, IndexedDB missing, storage cleared); its
+    words are the message. What `Browser` methods raise when the browser says no."""
+
+
+BROWSER_REFUSALS = (RuntimeError, OSError, asyncio.TimeoutError, TimeoutError)
+"""What a `Browser` call raises when the browser says no (`BrowserSaid` is a RuntimeError), or does not answer."""
 
 
 class Browser(Protocol):
@@ -99,22 +113,31 @@ class Pyodide:
         import js
         import pyodide_js
         from pyodide.code import run_js
+        from pyodide.ffi import JsException
 
         if not hasattr(js, "xeriDisk"):
             run_js(_JS)
-        self._disk, self._fs = js.xeriDisk, pyodide_js.FS
+        self._disk, self._fs, self._js_error = js.xeriDisk, pyodide_js.FS, JsException
+
+    async def _answer(self, call: Any) -> Any:
+        """What a call into the browser gives (a promise's value); `BrowserSaid` with the browser's words when
+        it refused, whether it threw at once or rejected the promise."""
+        try:
+            return await call()
+        except self._js_error as exc:
+            raise BrowserSaid(str(exc)) from exc
 
     async def lock(self, name: str, wait: float) -> bool | None:
-        return await self._disk.lock(name, int(wait * 1000))
+        return await self._answer(lambda: self._disk.lock(name, int(wait * 1000)))
 
     async def mount(self, path: str) -> None:
-        await self._disk.mount(self._fs, path)
+        await self._answer(lambda: self._disk.mount(self._fs, path))
 
     async def flush(self) -> None:
-        await self._disk.flush(self._fs)
+        await self._answer(lambda: self._disk.flush(self._fs))
 
     async def storage(self) -> dict[str, Any]:
-        info = await self._disk.storage()
+        info = await self._answer(lambda: self._disk.storage())
         return {"persisted": info.persisted, "quota": info.quota, "usage": info.usage}
 
 
@@ -151,7 +174,7 @@ class IndexedDBFolder:
         what went wrong (without IndexedDB the folder stays in memory, and the app runs on it)."""
         try:
             held = await self.browser.lock(LOCK_NAME, LOCK_WAIT)
-        except Exception:  # no Web Locks: go on unguarded
+        except BROWSER_REFUSALS:  # no Web Locks: go on unguarded
             held = None
         if held is False:
             self.elsewhere = True
@@ -159,14 +182,14 @@ class IndexedDBFolder:
         try:
             await self.browser.mount(self.path)
             self.kept = True
-        except Exception as exc:  # private windows without IndexedDB, site data blocked
+        except BROWSER_REFUSALS as exc:  # private windows without IndexedDB, site data blocked
             self.refused = _reason(exc)
             Path(self.path).mkdir(parents=True, exist_ok=True)
         try:
             info = await self.browser.storage()
             self.persisted, self.quota, self.usage = info.get("persisted"), info.get("quota"), info.get("usage")
-        except Exception:
-            pass
+        except BROWSER_REFUSALS as exc:  # no estimate: nothing is said of the quota
+            _log.debug("no storage estimate: %s", exc)
         return self
 
     async def flush(self) -> None:
@@ -216,7 +239,7 @@ class BrowserStore:
             seen = files.changes
             try:
                 await self.kept_in.flush()
-            except Exception as exc:  # QuotaExceededError, TimeoutError, an InvalidStateError, …
+            except BROWSER_REFUSALS as exc:  # QuotaExceededError, TimeoutError, an InvalidStateError, …
                 self.refused = _reason(exc)
                 full = "quota" in self.refused.lower() or isinstance(exc, (asyncio.TimeoutError, TimeoutError))
                 raise DiskFault("keep the change in this browser", None,
@@ -275,7 +298,8 @@ class BrowserStore:
         return self._store.update_settings(**changes)
 
 
-async def open_in_browser(browser: Browser | None = None, path: str = FOLDER) -> tuple[IndexedDBFolder, BrowserStore | None]:
+async def open_in_browser(browser: Browser | None = None,
+                          path: str = FOLDER) -> tuple[IndexedDBFolder, BrowserStore | None]:
     """Open the data folder kept in this browser: the folder (what went wrong, if anything) and the store,
     None when another tab holds the data. `StorageError` when the folder cannot be used at all."""
     folder = await IndexedDBFolder(browser or Pyodide(), path).open()

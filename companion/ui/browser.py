@@ -49,6 +49,16 @@ def mark(name: str) -> None:
         _log.debug("no start-up mark %s", name, exc_info=True)
 
 
+TRACE = False
+"""Set by the page's address (`?trace=1`, for benchmarks/bench_pwa.py): each tap's steps are marked on the
+page's timeline (`tap:…`), to see where a tap's time goes."""
+
+
+def trace(name: str) -> None:
+    if TRACE:
+        mark(name)
+
+
 class BrowserSession(ui.ObservableSession):
     """The page's session in a browser tab: the redraw after an intent that saved something waits until
     the browser has kept it (the folder flushed to IndexedDB), so a save shown as done is done.
@@ -57,6 +67,10 @@ class BrowserSession(ui.ObservableSession):
     at once if nothing was written, else once `BrowserStore.settle()` returned. A redraw for another
     reason meanwhile (the window resized) waits too, so nothing on screen runs ahead of the storage. When
     the browser refuses to keep data, the page shows changes at once and says so.
+
+    (Tried, and left: redrawing at once and holding only what the redraw sends until the flush is done.
+    IDBFS's flush needs the worker's thread for its callbacks, which the redraw holds: the two took turns
+    anyway, and taps were no faster; see docs/pwa.md.)
     """
 
     def __init__(self, services: Services, history_cache: HistoryCache | None = None, **kwargs: Any):
@@ -72,9 +86,11 @@ class BrowserSession(ui.ObservableSession):
         super()._notify(field)
 
     def intent_began(self) -> None:
+        trace("tap:intent")
         self._holding = True
 
     def intent_ended(self) -> None:
+        trace("tap:intent-done")
         if self.__dict__.get("_settling"):
             return  # the flush under way keeps this intent's writes too, then lets the page go
         storage: BrowserStore = self.services.storage  # type: ignore[assignment]
@@ -91,7 +107,9 @@ class BrowserSession(ui.ObservableSession):
     async def _settle(self, quietly: bool) -> None:
         storage: BrowserStore = self.services.storage  # type: ignore[assignment]
         try:
+            trace("tap:flush")
             await storage.settle()
+            trace("tap:flushed")
         except StorageError:
             if not quietly:
                 self._holding = False
@@ -102,6 +120,7 @@ class BrowserSession(ui.ObservableSession):
                 self._let_go()
 
     def _let_go(self) -> None:
+        trace("tap:let-go")
         self._holding = False
         if self.__dict__.pop("_held", False):
             self.notify()
@@ -115,7 +134,9 @@ def page_options(document_url: str) -> dict[str, str]:
 def apply_options(options: dict[str, str]) -> None:
     """What the page's address asks for. Set here, not read at import: a start from a memory snapshot has
     the modules imported already, by another page load."""
+    global TRACE
     ui.TEST_HOOKS = options.get("hooks") == "1"
+    TRACE = options.get("trace") == "1"
     try:
         ui.FLASH_SECONDS = float(options.get("flash", os.environ.get("XERI_FLASH_SECONDS", "10")))
     except ValueError:
