@@ -153,8 +153,21 @@ def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
         page_ms, wall_ms = timed_tap(app, "counting-0-12", "counting-side-1", "cards: 8 (")
         counting[0].append(page_ms)
         counting[1].append(wall_ms)
+
+    saves = ([], [])
+    for n in range(1, RUNS + 1):
+        if n > 1:
+            app.tap("end-hand")
+            app.wait_id("counting-0-12")
+            app.tap("counting-0-12")
+        for ident in ("most-0", "ten-0", "two-1"):
+            app.tap(ident)
+        page_ms, wall_ms = timed_tap(app, "save-hand", f"hand-{n - 1}", f"Hand {n}:")
+        saves[0].append(page_ms)
+        saves[1].append(wall_ms)
     return {"hand entry: tap counting-0-12 until Ben's counting cards say 8": counting,
-            "scoreboard: tap xeri-0 until its label says now N": xeri}
+            "scoreboard: tap xeri-0 until its label says now N": xeri,
+            "hand entry: tap Save until the scoreboard's sheet shows the hand": saves}
 
 
 HAND_TYPES = [
