@@ -91,10 +91,12 @@ class ScoreboardModel(ViewModel):
         return text
 
     def goal_short(self) -> str:
-        """The goal in a few words, on one line: `first to 151, then 251`, `7 hands · 2 left`."""
+        """The goal in a few words, on one line: `first to 151, then 251`, `7 hands · 2 hands to play.`"""
         st, goal, tr = self.standing, self.match.goal, self.tr
         if goal.is_race and not st.extensions:
             return tr("goal.race_short", target=goal.target, extension=goal.extension)
+        if goal.hands is not None and st.hands_left is not None and not st.is_over:
+            return f"{tr.n('history.goal_hands', goal.hands)} · {tr.n('status.hands_left', st.hands_left)}"
         return self.goal_line()
 
     @property
