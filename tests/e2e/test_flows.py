@@ -189,7 +189,8 @@ def test_counted_piles_fill_in_the_other_side_and_show_in_the_breakdown(app):
     app.tap("toggle-counts")
     app.type("cards-0", "30")
     app.see("filled in")
-    app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
+    for ident in ("counting-0-12", "ten-0", "two-1"):
+        app.tap(ident)
     app.tap("save-hand")
     app.see("Hand 1 saved")
     app.tap("status")                           # the hand just saved, line by line

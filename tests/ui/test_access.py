@@ -50,8 +50,8 @@ def test_a_watching_phone_is_told_it_can_only_watch_and_nothing_is_stored(servic
     watcher.scoreboard.open()                                 # looking is fine
     assert watcher.screen is Screen.SCOREBOARD
     before = services.table.get(owner.scoreboard.record.id)
-    for act in (lambda: watcher.scoreboard.tap(0, TapKind.XERI), watcher.scoreboard.end_hand, watcher.scoreboard.ask_undo,
-                watcher.scoreboard.abandon, watcher.setup.open,
+    for act in (lambda: watcher.scoreboard.tap(0, TapKind.XERI), watcher.scoreboard.end_hand,
+                watcher.scoreboard.ask_undo, watcher.scoreboard.abandon, watcher.setup.open,
                 lambda: watcher.history.import_files([("x.json", b"{}")]), watcher.history.export_all):
         act()
         assert watcher.session.notice.text.startswith("This phone can only watch."), act
