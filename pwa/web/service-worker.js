@@ -52,13 +52,6 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
   const url = new URL(request.url);
-  if (url.pathname.endsWith("/rive_native.js")) {
-    // flet-web's client asks a CDN for Rive's runtime at every start, for a control this app never shows:
-    // offline it fails (and online it downloads for nothing). An empty script stands in for it.
-    event.respondWith(new Response("// Rive is not used by Xeri Companion\n",
-                                   { headers: { "content-type": "text/javascript" } }));
-    return;
-  }
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith((async () => {
