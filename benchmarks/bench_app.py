@@ -153,8 +153,21 @@ def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
         page_ms, wall_ms = timed_tap(app, "counting-0-12", "counting-side-1", "cards: 8 (")
         counting[0].append(page_ms)
         counting[1].append(wall_ms)
+
+    saves = ([], [])
+    for n in range(1, RUNS + 1):
+        if n > 1:
+            app.tap("end-hand")
+            app.wait_id("counting-0-12")
+            app.tap("counting-0-12")
+        for ident in ("most-0", "ten-0", "two-1"):
+            app.tap(ident)
+        page_ms, wall_ms = timed_tap(app, "save-hand", f"hand-{n - 1}", f"Hand {n}:")
+        saves[0].append(page_ms)
+        saves[1].append(wall_ms)
     return {"hand entry: tap counting-0-12 until Ben's counting cards say 8": counting,
-            "scoreboard: tap xeri-0 until its label says now N": xeri}
+            "scoreboard: tap xeri-0 until its label says now N": xeri,
+            "hand entry: tap Save until the scoreboard's sheet shows the hand": saves}
 
 
 HAND_TYPES: list[tuple[str, tuple[int, int], int | str, list[str | tuple[str, ...]]]] = [
@@ -183,6 +196,8 @@ def measure_hand_types(browser, url: str) -> list[tuple[str, str, int, int]]:
         app = Driver(context.new_page(), url)
         app.open()
         app.tap("new-match")
+        if app.wait_any("start-match", "confirm-yes") == "confirm-yes":   # the match before is stopped for it
+            app.tap("confirm-yes")
         layout = {2: "two", 3: "three", 4: "four", "partners": "partners"}[players]
         app.tap(f"layout-{layout}")
         for i in range(2 if players == 2 else 4 if players in (4, "partners") else 3):

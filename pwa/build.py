@@ -280,8 +280,8 @@ def patch_index(out: Path, cfg: dict[str, str], build: str, base_url: str) -> No
     index = out / "index.html"
     patch_index_html(index_path=str(index), base_href=base_url, app_name=cfg["name"],
                      app_description=cfg["description"], pyodide=True, pyodide_script_path="main.py",
-                     pyodide_version="bundled", app_package_url=f"app.zip?b={build}", web_renderer=WebRenderer.CANVAS_KIT,
-                     route_url_strategy=RouteUrlStrategy.PATH, no_cdn=True)
+                     pyodide_version="bundled", app_package_url=f"app.zip?b={build}",
+                     web_renderer=WebRenderer.CANVAS_KIT, route_url_strategy=RouteUrlStrategy.PATH, no_cdn=True)
     html = index.read_text(encoding="utf-8")
     # A bare module specifier ("pyodide/pyodide.mjs") does not resolve inside the worker.
     html = html.replace('flet.pyodideUrl="pyodide/pyodide.mjs";', 'flet.pyodideUrl="./pyodide/pyodide.mjs";')
@@ -320,6 +320,24 @@ def patch_fonts(out: Path) -> None:
     if not any(f["family"] == "Roboto" for f in fonts):
         fonts.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
     path.write_text(json.dumps(fonts))
+
+
+RIVE_PATCH = ('"https://cdn.jsdelivr.net/npm/@rive-app/flutter-native-wasm@44.0.0/"', '"rive/"')
+"""flet-web's client loads Rive's runtime (`wasm/rive_native.js`) from a CDN at every start, for a control the
+app never shows: offline it failed, and a hanging name lookup held the page's load event for 25 s. The
+client is pointed at `rive/` in the site, where pwa/web/rive_native.js stands in for it. The build stops if
+the text is not found (another flet-web)."""
+
+
+def patch_rive(out: Path) -> None:
+    path = out / "main.dart.js"
+    text = path.read_text(encoding="utf-8")
+    if RIVE_PATCH[0] not in text:
+        raise SystemExit("main.dart.js changed: the Rive patch no longer applies (see RIVE_PATCH)")
+    path.write_text(text.replace(*RIVE_PATCH), encoding="utf-8")
+    for folder in ("wasm", "wasm_compatibility"):
+        (out / "rive" / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy2(WEB / "rive_native.js", out / "rive" / folder / "rive_native.js")
 
 
 def patch_pyodide(out: Path) -> None:
@@ -371,6 +389,7 @@ def build(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> dict:
     write_manifest(tmp, cfg)
     patch_fonts(tmp)
     patch_pyodide(tmp)
+    patch_rive(tmp)
     write_service_worker(tmp, build_id)
     files = site_files(tmp)
     info = {"build": build_id, "inputs": digest, "flet_web": flet_web_version(), "bytecode": compiled,
@@ -392,7 +411,8 @@ def is_fresh(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> bool:
     except (OSError, ValueError):
         return False
     base_url = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
-    return info.get("inputs") == inputs_digest(pyc, base_url) and info.get("bytecode") == (pyc and bool(shutil.which("node")))
+    return (info.get("inputs") == inputs_digest(pyc, base_url)
+            and info.get("bytecode") == (pyc and bool(shutil.which("node"))))
 
 
 def main(argv: list[str] | None = None) -> int:

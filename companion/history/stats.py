@@ -12,7 +12,8 @@ abandoned; matches still in play are left out everywhere. Each match is scored o
 Players are known by the stable ids of `MatchRecord.player_ids`, never by name (names can change; see
 `player_names`); a record without ids is in the history and the export but counts for no player. A
 partnership is one side with one capture pile, so its hand figures are the side's: every per-hand figure
-is per hand of the player's side, and both partners get the same figures.
+is per hand of the player's side, and both partners get the same figures. A player's own xeris come from
+the taps kept with each hand (who made each xeri), which add up to the team's where every hand says so.
 
 Every function takes records, or the `ScoredMatch` values of `score_history` (see scored.py). Scoring is nearly all
 the cost (the engine checks and itemises every hand), so a page that shows several figures, or a view
@@ -114,6 +115,26 @@ class PlayerStats:
     """Hands whose live taps are known: what the player's own figures are counted over."""
     in_partnership: bool = False
     """True when some of the player's matches were played in a partnership (their side's figures are the team's)."""
+    team_xeris: int = 0
+    """Xeris of the player's team in partnership matches: what the player's and the partner's own add up to,
+    less those entered without saying who made them (`unattributed_xeris`)."""
+    team_jack_xeris: int = 0
+    """Jack xeris of the player's team in partnership matches."""
+    partner_xeris: int = 0
+    """Xeris the player's partners made, from the taps (partnership matches)."""
+    partner_jack_xeris: int = 0
+    """Jack xeris the player's partners made."""
+    partnership_own_xeris: int = 0
+    """The player's own xeris in partnership matches (`own_xeris` counts every match)."""
+    partnership_own_jack_xeris: int = 0
+    """The player's own jack xeris in partnership matches."""
+
+    @property
+    def unattributed_xeris(self) -> int:
+        """Xeris and jack xeris of the player's teams that no player was named for (hands saved before the app
+        kept who made them, or imported): why the partners' own figures may not add up to the team's."""
+        return max(0, self.team_xeris + self.team_jack_xeris - self.partnership_own_xeris
+                   - self.partnership_own_jack_xeris - self.partner_xeris - self.partner_jack_xeris)
 
     @property
     def win_rate(self) -> float | None:
@@ -160,6 +181,8 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
     streak = longest = 0
     own_xeris = own_jacks = own_hands = 0
     in_partnership = False
+    team = {"team_xeris": 0, "team_jack_xeris": 0, "partner_xeris": 0, "partner_jack_xeris": 0,
+            "partnership_own_xeris": 0, "partnership_own_jack_xeris": 0}
     for sm in scored(records, player_id):
         side = sm.side_of(player_id)
         if side is None:
@@ -186,8 +209,14 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         if seat is not None and seat < len(sm.seat_taps):
             x, j, known = sm.seat_taps[seat]
             own_xeris, own_jacks, own_hands = own_xeris + x, own_jacks + j, own_hands + known
-        better = fig.best_points is not None and (best is None or fig.best_points > best.points)
-        if better and fig.best_points is not None and fig.best_hand is not None:
+            if sm.match.rules.partnerships:
+                partner = next((i for i, s in enumerate(sm.match.seats) if s.side == side and i != seat), None)
+                px, pj, _known = sm.seat_taps[partner] if partner is not None else (0, 0, 0)
+                for key, value in (("team_xeris", fig.xeris), ("team_jack_xeris", fig.jack_xeris),
+                                   ("partner_xeris", px), ("partner_jack_xeris", pj),
+                                   ("partnership_own_xeris", x), ("partnership_own_jack_xeris", j)):
+                    team[key] += value
+        if fig.best_points is not None and (best is None or fig.best_points > best.points):
             best = BestHand(points=fig.best_points, match_id=sm.record.id, hand=fig.best_hand, date=sm.date)
     played = results["won"] + results["lost"] + results["drawn"]
     return PlayerStats(
@@ -197,6 +226,7 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         points=points, xeris=xeris, jack_xeris=jack_xeris, ten_of_diamonds=tens, two=twos, most_cards=most,
         best_hand=best, longest_streak=longest, current_streak=streak,
         own_xeris=own_xeris, own_jack_xeris=own_jacks, own_hands=own_hands, in_partnership=in_partnership,
+        **team,
     )
 
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from ..engine.entry import HandEntry
-from ..engine.live import LiveHand, TapKind
+from ..engine.live import LiveHand, Tap, TapKind
 from ..engine.match import Match, MatchError, MatchOver, Standing, edit_hand, record_hand, standing, undo_hand
 from ..engine.messages import Says
 from ..clock import new_id, utc_now
@@ -23,6 +23,7 @@ class TableSays(Says):
     STALE = "the match was changed on another device since this screen showed it"
     NO_SEAT = "there is no seat {seat} at this table; seats are 0 to {last}"
     NO_HAND_IN_PROGRESS = "the match is over: there is no hand in progress"
+    TAPS_DIFFER = "the xeris named per player do not add up to the hand's xeris per side"
 
 
 class StaleWrite(MatchError):
@@ -86,17 +87,19 @@ class Table:
             record = replace(record, finished=finished)
         return self.storage.put(record, st)
 
-    def start(self, match: Match, stop: str | None = None) -> MatchRecord:
+    def start(self, match: Match, stop: str | None = None, expected: Revision | None = None) -> MatchRecord:
         """Store a new match (its hands, if any, are checked as when played); known players keep their ids.
 
-        `stop` names a match still in play that the table leaves for this one: it is marked abandoned.
+        `stop` names a match still in play that the table leaves for this one: it is marked abandoned. With
+        `expected` (the revision of `stop` the person agreed to stop), a match that moved on since is not
+        stopped and nothing is started (`StaleWrite`).
         """
         with self._lock:
             checked = replace(match, hands=())
             for entry in match.hands:
                 checked = record_hand(checked, entry)
             if stop is not None:
-                self.abandon(stop)
+                self.abandon(stop, expected=expected)
             player_ids = tuple(tuple(self.storage.player_id(name) for name in side.members) for side in match.sides)
             record = MatchRecord(id=self._make_id(), match=checked, created=self._clock(), player_ids=player_ids)
             st = standing(checked)
@@ -104,13 +107,19 @@ class Table:
                 record = replace(record, finished=record.created)
             return self.storage.add(record, st)
 
-    def record_hand(self, match_id: str, entry: HandEntry, expected: Revision | None = None) -> MatchRecord:
+    def record_hand(self, match_id: str, entry: HandEntry, expected: Revision | None = None,
+                    taps: tuple[Tap, ...] | None = None) -> MatchRecord:
         """Add a hand: the live taps are cleared, an abandoned match is taken up again, and `finished` is
-        set when this hand decides the match. `InvalidHand`, `MatchOver` or `StaleWrite` change nothing."""
+        set when this hand decides the match. `InvalidHand`, `MatchOver` or `StaleWrite` change nothing.
+
+        `taps` says who made each of the hand's xeris, as the hand entry corrected them (kept with the hand
+        for the players' own figures); by default the live taps. Taps that do not add up to the entry's
+        xeris per side are not kept (`MatchError`)."""
         with self._lock:
             record = self._current(match_id, expected)
             match = record_hand(record.match, entry)
-            taps = tuple(record.taps_of(i) for i in range(len(record.match.hands))) + (record.live.taps,)
+            own = record.live.taps if taps is None else self._checked_taps(record.match, entry, taps)
+            taps = tuple(record.taps_of(i) for i in range(len(record.match.hands))) + (own,)
             return self._save(replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=taps))
 
     def undo_hand(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
@@ -123,16 +132,34 @@ class Table:
             return self._save(replace(record, match=match, trail=record.trail + (entry,),
                                       hand_taps=record.hand_taps[:index]))
 
-    def edit_hand(self, match_id: str, index: int, entry: HandEntry, expected: Revision | None = None) -> MatchRecord:
-        """Replace hand `index` (0-based); the trail keeps what it was and what it became."""
+    def edit_hand(self, match_id: str, index: int, entry: HandEntry, expected: Revision | None = None,
+                  taps: tuple[Tap, ...] | None = None) -> MatchRecord:
+        """Replace hand `index` (0-based); the trail keeps what it was and what it became. `taps`: who made
+        each of its xeris now (see `record_hand`); by default what was kept stays."""
         with self._lock:
             record = self._current(match_id, expected)
             match = edit_hand(record.match, index, entry)
             before = record.match.hands[index]
-            if before == entry:
+            hand_taps = record.hand_taps
+            if taps is not None:
+                known = list(hand_taps) + [None] * (len(record.match.hands) - len(hand_taps))
+                known[index] = self._checked_taps(record.match, entry, taps)
+                hand_taps = tuple(known)
+            if before == entry and hand_taps == record.hand_taps:
                 return record
             change = TrailEntry(TrailAction.EDIT, index, before, entry, self._clock())
-            return self._save(replace(record, match=match, trail=record.trail + (change,)))
+            return self._save(replace(record, match=match, trail=record.trail + (change,), hand_taps=hand_taps))
+
+    @staticmethod
+    def _checked_taps(match: Match, entry: HandEntry, taps: tuple[Tap, ...]) -> tuple[Tap, ...]:
+        seats = match.seats
+        if not all(0 <= t.seat < len(seats) for t in taps):
+            raise MatchError(TableSays.NO_SEAT, seat=max(t.seat for t in taps), last=len(seats) - 1)
+        live = LiveHand(tuple(taps))
+        if live.per_side([seat.side for seat in seats], len(match.sides)) != (tuple(entry.xeris),
+                                                                              tuple(entry.jack_xeris)):
+            raise MatchError(TableSays.TAPS_DIFFER)
+        return tuple(taps)
 
     def tap(self, match_id: str, seat: int, kind: TapKind, hand: int | None = None) -> MatchRecord:
         """A xeri or jack xeri of the player at `seat`, in the hand being played.
@@ -165,19 +192,21 @@ class Table:
         if st.is_over:
             raise MatchOver(TableSays.NO_HAND_IN_PROGRESS, st.decided_at)
 
-    def abandon(self, match_id: str) -> MatchRecord:
-        """Mark a match the table stopped unfinished (it can be resumed); a finished match is left as it is."""
+    def abandon(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
+        """Mark a match the table stopped unfinished (it can be resumed); a finished match is left as it is.
+        With `expected`, a match changed since that screen showed it is left alone (`StaleWrite`)."""
         with self._lock:
-            record = self.storage.get(match_id)
+            record = self._current(match_id, expected)
             if record.abandoned or record.finished is not None or standing(record.match).is_over:
                 return record
             return self.storage.put(replace(record, abandoned=True), standing(record.match))
 
-    def resume(self, match_id: str, stop: str | None = None) -> MatchRecord:
-        """Take an abandoned match up again; `stop` names the match in play it replaces (abandoned)."""
+    def resume(self, match_id: str, stop: str | None = None, expected: Revision | None = None) -> MatchRecord:
+        """Take an abandoned match up again; `stop` names the match in play it replaces (abandoned), and
+        `expected` the revision of it the person agreed to stop (see `start`)."""
         with self._lock:
             if stop is not None and stop != match_id:
-                self.abandon(stop)
+                self.abandon(stop, expected=expected)
             record = self.storage.get(match_id)
             if not record.abandoned:
                 return record

@@ -21,9 +21,9 @@ JavaScript side is passed in (`Browser`), so the logic is tested with a fake one
 
 from __future__ import annotations
 
-import logging
 import asyncio
 import errno
+import logging
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +83,15 @@ self.xeriDisk = {
 """
 
 
+class BrowserSaid(RuntimeError):
+    """The browser refused (a rejected promise: the quota exceeded, IndexedDB missing, storage cleared); its
+    words are the message. What `Browser` methods raise when the browser says no."""
+
+
+BROWSER_REFUSALS = (RuntimeError, OSError, asyncio.TimeoutError, TimeoutError)
+"""What a `Browser` call raises when the browser says no (`BrowserSaid` is a RuntimeError), or does not answer."""
+
+
 class Browser(Protocol):
     """What the folder needs of the browser: the Web Lock, IDBFS, and the storage estimate."""
 
@@ -103,22 +112,31 @@ class Pyodide:
         import js
         import pyodide_js
         from pyodide.code import run_js
+        from pyodide.ffi import JsException
 
         if not hasattr(js, "xeriDisk"):
             run_js(_JS)
-        self._disk, self._fs = js.xeriDisk, pyodide_js.FS
+        self._disk, self._fs, self._js_error = js.xeriDisk, pyodide_js.FS, JsException
+
+    async def _answer(self, call: Any) -> Any:
+        """What a call into the browser gives (a promise's value); `BrowserSaid` with the browser's words when
+        it refused, whether it threw at once or rejected the promise."""
+        try:
+            return await call()
+        except self._js_error as exc:
+            raise BrowserSaid(str(exc)) from exc
 
     async def lock(self, name: str, wait: float) -> bool | None:
-        return await self._disk.lock(name, int(wait * 1000))
+        return await self._answer(lambda: self._disk.lock(name, int(wait * 1000)))
 
     async def mount(self, path: str) -> None:
-        await self._disk.mount(self._fs, path)
+        await self._answer(lambda: self._disk.mount(self._fs, path))
 
     async def flush(self) -> None:
-        await self._disk.flush(self._fs)
+        await self._answer(lambda: self._disk.flush(self._fs))
 
     async def storage(self) -> dict[str, Any]:
-        info = await self._disk.storage()
+        info = await self._answer(lambda: self._disk.storage())
         return {"persisted": info.persisted, "quota": info.quota, "usage": info.usage}
 
 
@@ -155,7 +173,7 @@ class IndexedDBFolder:
         what went wrong (without IndexedDB the folder stays in memory, and the app runs on it)."""
         try:
             held = await self.browser.lock(LOCK_NAME, LOCK_WAIT)
-        except Exception as exc:  # noqa: BLE001 - no Web Locks: go on unguarded
+        except BROWSER_REFUSALS as exc:  # no Web Locks: go on unguarded
             log.info("no Web Lock for the data folder (%s): a second tab is not kept out", _reason(exc))
             held = None
         if held is False:
@@ -164,13 +182,13 @@ class IndexedDBFolder:
         try:
             await self.browser.mount(self.path)
             self.kept = True
-        except Exception as exc:  # noqa: BLE001 - private windows without IndexedDB, site data blocked: told
+        except BROWSER_REFUSALS as exc:  # private windows without IndexedDB, site data blocked: told
             self.refused = _reason(exc)
             Path(self.path).mkdir(parents=True, exist_ok=True)
         try:
             info = await self.browser.storage()
             self.persisted, self.quota, self.usage = info.get("persisted"), info.get("quota"), info.get("usage")
-        except Exception as exc:  # noqa: BLE001 - only figures for the settings; the app runs without them
+        except BROWSER_REFUSALS as exc:  # only figures for the settings; the app runs without them
             log.info("the browser did not say how much it keeps (%s)", _reason(exc))
         return self
 
@@ -220,7 +238,7 @@ class BrowserStore(Store):
             seen = files.changes
             try:
                 await self.kept_in.flush()
-            except Exception as exc:  # noqa: BLE001 - QuotaExceededError, TimeoutError, InvalidStateError: told
+            except BROWSER_REFUSALS as exc:  # QuotaExceededError, TimeoutError, an InvalidStateError, …: told
                 self.refused = _reason(exc)
                 full = "quota" in self.refused.lower() or isinstance(exc, (asyncio.TimeoutError, TimeoutError))
                 raise DiskFault("keep the change in this browser", None,

@@ -27,7 +27,9 @@ DEFAULT_SETTINGS: Mapping[str, Any] = MappingProxyType(
 phone shows the app in its own browser's language when the app speaks it; until a match is started
 (`last_rules`), the new-match form starts from the first rules offered in the phone's language."""
 
-_SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake": bool, "language_chosen": bool}
+_SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake": bool, "language_chosen": bool,
+                  "last_table": str, "rules_by_table": dict}
+"""`last_table` and `rules_by_table` (table size → the rules last started at it) are set once a match starts."""
 
 
 class DocumentError(ValueError):

@@ -12,6 +12,7 @@ import logging
 import random
 import sys
 from typing import Any
+from urllib.parse import urlparse
 
 import flet as ft
 
@@ -24,8 +25,15 @@ from ..storage.browser import BrowserStore, open_in_browser
 from .app import ObservableSession, make_main
 from .page import PageOptions
 from .viewmodel import Tone
+from .views.theme import themes
 
 log = logging.getLogger(__name__)
+try:  # in the build's worker: what a call into JavaScript raises when the page is not as expected
+    from pyodide.ffi import JsException
+
+    NOT_IN_PAGE: tuple[type[BaseException], ...] = (ImportError, AttributeError, JsException)
+except ImportError:  # anywhere else: there is no `js` to import
+    NOT_IN_PAGE = (ImportError, AttributeError)
 
 WARM_AFTER = 5.0
 """Seconds after the first screen before the history is scored ahead of time (one match at a time)."""
@@ -37,8 +45,18 @@ def mark(name: str) -> None:
         import js
 
         js.xeriMark(name)
-    except (ImportError, AttributeError):  # not in the build's worker (a test, another host): nothing to mark on
-        pass
+    except NOT_IN_PAGE:  # not in the build's worker (a test, another host): nothing to mark on
+        log.debug("no start-up mark %s", name, exc_info=True)
+
+
+TRACE = False
+"""Set from the page's address in `run` (`?trace=1`, for benchmarks/bench_pwa.py): each tap's steps are marked
+on the page's timeline (`tap:…`), to see where a tap's time goes."""
+
+
+def trace(name: str) -> None:
+    if TRACE:
+        mark(name)
 
 
 class BrowserSession(ObservableSession):
@@ -49,6 +67,10 @@ class BrowserSession(ObservableSession):
     at once if nothing was written, else once `BrowserStore.settle()` returned. A redraw for another
     reason meanwhile (the window resized) waits too, so nothing on screen runs ahead of the storage. When
     the browser refuses to keep data, the page shows changes at once and says so.
+
+    (Tried, and left: redrawing at once and holding only what the redraw sends until the flush is done.
+    IDBFS's flush needs the worker's thread for its callbacks, which the redraw holds: the two took turns
+    anyway, and taps were no faster; see docs/pwa.md.)
     """
 
     def __init__(self, kept_in: BrowserStore, *args: Any, **kwargs: Any):
@@ -59,9 +81,11 @@ class BrowserSession(ObservableSession):
             self.problems_at_open.append(self.tr("notice.browser.refused", reason=kept_in.refused))
 
     def intent_began(self) -> None:
+        trace("tap:intent")
         self.hold_redraws()
 
     def intent_ended(self) -> None:
+        trace("tap:intent-done")
         if self.__dict__.get("_settling"):
             return  # the flush under way keeps this intent's writes too, then lets the page go
         storage = self.kept_in
@@ -78,7 +102,9 @@ class BrowserSession(ObservableSession):
     async def _settle(self, quietly: bool) -> None:
         storage = self.kept_in
         try:
+            trace("tap:flush")
             await storage.settle()
+            trace("tap:flushed")
         except StorageError:
             if not quietly:
                 self._holding = False
@@ -86,6 +112,7 @@ class BrowserSession(ObservableSession):
         finally:
             if not quietly:
                 self._settling = False
+                trace("tap:let-go")
                 self.let_go_redraws()
 
 
@@ -96,7 +123,8 @@ def browser_languages() -> tuple[str, ...]:
         import js
 
         names = [str(name) for name in (js.navigator.languages or [js.navigator.language or ""])]
-    except (ImportError, AttributeError):  # not in a browser's worker
+    except NOT_IN_PAGE:  # not in a browser's worker
+        log.debug("no browser languages", exc_info=True)
         return ()
     return wanted_languages(",".join(names))
 
@@ -110,6 +138,7 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
     """A page with one sentence on it, and a button that loads the page again."""
     tr = Translator(browser_language())
     page.title = tr("app.title")
+    page.theme, page.dark_theme = themes()     # the app's colours, not Flet's blue
     controls: list[ft.Control] = [ft.Text(text, size=18)]
     if retry is not None:
         async def again(_e=None):
@@ -126,8 +155,8 @@ def report_modules() -> None:
         import js
 
         js.xeriModules(json.dumps(sorted(name for name in sys.modules if not name.startswith("_"))))
-    except (ImportError, AttributeError):  # not in the build's worker: nobody to tell
-        pass
+    except NOT_IN_PAGE:  # not in the build's worker: nobody to tell
+        log.debug("modules not reported", exc_info=True)
 
 
 def run() -> None:
@@ -142,6 +171,8 @@ def run() -> None:
     # Read now, not at import: a start from a memory snapshot has the modules imported already, by another
     # page load with another address.
     options = PageOptions.from_address(document_url)
+    global TRACE
+    TRACE = "trace=1" in urlparse(document_url).query.split("&")
     random.seed()  # a start from a snapshot would otherwise repeat the snapshot's random state
     opening = asyncio.ensure_future(open_in_browser())
 

@@ -27,9 +27,15 @@ class ScriptFont:
     """TrueType, for the desktop and mobile clients (WOFF2 is not read on every platform)."""
 
 
+EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u265f\u2668-\u27bf\u2b50\u2b55]")
+"""Emoji in a name (the suits ♠♣♥♦, 2660-2667, are XeriSuits'): what XeriEmoji is loaded for."""
+
 SCRIPT_FONTS = (
     ScriptFont("XeriHangul", re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]"), ("ko",),
                "fonts/XeriHangul.woff2", "fonts/XeriHangul.ttf"),
+    # Emoji in names (a subset of Noto Emoji, drawn in the text's colour; tools/make_emoji_font.py): offline,
+    # Flutter's own fallback for them (Noto Color Emoji from a font CDN) is out of reach, and they were boxes.
+    ScriptFont("XeriEmoji", EMOJI, (), "fonts/XeriEmoji.woff2", "fonts/XeriEmoji.ttf"),
 )
 
 

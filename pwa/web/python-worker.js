@@ -196,9 +196,11 @@ self.initialized = false;
 self.onmessage = async (event) => {
     if (!self.initialized) {
         self.initialized = true;
+        self.xeriTrace = /[?&]trace=1/.test(event.data.documentUrl || "");
         self.flet_js.args = event.data.args;
         await self.initPyodide(event.data);
     } else if (typeof flet_js.send === "function") {
+        if (self.xeriTrace) xeriMark("tap:to-python");   // ?trace=1 (benchmarks): a tap reached the worker
         flet_js.send(event.data);
     } else {
         console.error("Flet: dropped a message for a Python app that never started.");

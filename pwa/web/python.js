@@ -19,6 +19,7 @@ function _startWorker(args) {
                 }
                 resolve();
             } else if (app.dartOnMessage) {
+                if (window.xeriTrace) xeriMark("tap:to-page");   // ?trace=1 (benchmarks): when Python's answer arrives
                 app.dartOnMessage(event.data);
             } else {
                 app.pending.push(event.data);

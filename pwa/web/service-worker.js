@@ -41,7 +41,10 @@ self.addEventListener("message", (event) => {
       }
     })());
   } else if (data.type === "build") {
-    event.source && event.source.postMessage({ type: "build", build: BUILD });
+    // Asked by a page of the build before, once this one is installed and waiting: it makes this build's
+    // Python snapshot ahead of its first start (head.html, xeriWatchUpdate).
+    const reply = (event.ports && event.ports[0]) || event.source;
+    reply && reply.postMessage({ type: "build", build: BUILD });
   }
 });
 

@@ -75,3 +75,12 @@ def unlike(a: frozenset, b: frozenset, share: float = 0.3) -> bool:
     """True when two shapes differ in more than `share` of their pixels: other letters, not the same
     boxes drawn a fraction of a pixel apart."""
     return len(a ^ b) > share * len(a | b)
+
+
+def text_lines(shape: frozenset[tuple[int, int]], gap: int = 2) -> int:
+    """How many lines of text a label's ink makes: bands of rows with ink, apart by `gap` or more empty rows
+    (a name wrapped mid-word makes two)."""
+    rows = sorted({y for _x, y in shape})
+    if not rows:
+        return 0
+    return 1 + sum(1 for a, b in zip(rows, rows[1:]) if b - a > gap)

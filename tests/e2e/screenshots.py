@@ -20,11 +20,15 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLE_SIZES = [(360, 640), (390, 844), (768, 1024), (844, 390)]
 
 
+TABLE_NAMES = ("Κωνσταντίνος", "Mia 🐱")
+"""An ordinary 12-letter Greek name and a name with an emoji: the table screens must draw both whole."""
+
+
 def table_screens(app: Driver, shot) -> None:
     """A match to the end: the scoreboard during a hand, the hand entry, a problem, a saved hand, the sheet."""
     app.tap("new-match")
-    app.type("name-0", "Anna")
-    app.type("name-1", "Ben")
+    app.type("name-0", TABLE_NAMES[0])
+    app.type("name-1", TABLE_NAMES[1])
     app.tap("goal-hands")
     for _ in range(4):
         app.tap("hands-minus")                     # 3 hands
@@ -98,7 +102,7 @@ def whole_app(app: Driver, page, shot) -> None:
     app.wait_id("whatif-result")
     shot("14-past-match-what-if")
     app.tap("back")
-    app.tap("player-Anna")
+    app.tap(f"player-{TABLE_NAMES[0]}")
     app.wait_id("stat-matches")
     shot("15-player")
     app.tap("back")
@@ -170,7 +174,7 @@ def main(only: list[str]) -> int:
                     app = Driver(page, server.url)
                     app.open()
 
-                    def shot(name: str, width=width, height=height, scheme=scheme, kind=kind) -> None:
+                    def shot(name: str, width=width, height=height, scheme=scheme, kind=kind, app=app) -> None:
                         file = {"whole": f"{name}.png", "table": f"{width}x{height}-{scheme}-{name}.png"}.get(
                             kind, f"{kind}-{scheme}-{name}.png")
                         app.screenshot(OUT / file)

@@ -9,8 +9,16 @@ import pytest
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 
-def start_two_player_match(app, a="Anna", b="Ben", goal=None):
+def new_match(app) -> None:
+    """Open the new-match form; a match still in play is stopped for it ("Stop it, start anew")."""
     app.tap("new-match")
+    if app.wait_any("start-match", "confirm-yes") == "confirm-yes":
+        app.tap("confirm-yes")
+        app.wait_id("start-match")
+
+
+def start_two_player_match(app, a="Anna", b="Ben", goal=None):
+    new_match(app)
     app.type("name-0", a)
     app.type("name-1", b)
     if goal == "hands":
@@ -68,7 +76,7 @@ def test_a_classic_match_to_151_with_live_xeris_a_jack_xeri_and_the_251_extensio
 
 
 def test_a_four_player_partnership_match_over_an_agreed_number_of_hands(app):
-    app.tap("new-match")
+    new_match(app)
     app.tap("layout-partners")
     for i, name in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
         app.type(f"name-{i}", name)
@@ -181,7 +189,8 @@ def test_counted_piles_fill_in_the_other_side_and_show_in_the_breakdown(app):
     app.tap("toggle-counts")
     app.type("cards-0", "30")
     app.see("filled in")
-    app.tap("counting-0-12"); app.tap("ten-0"); app.tap("two-1")
+    for ident in ("counting-0-12", "ten-0", "two-1"):
+        app.tap(ident)
     app.tap("save-hand")
     app.see("Hand 1 saved")
     app.tap("status")                           # the hand just saved, line by line

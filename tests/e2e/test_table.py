@@ -8,7 +8,7 @@ import pytest
 
 from .conftest import AppServer
 from .driver import Driver
-from .test_flows import enter_hand, start_two_player_match, total
+from .test_flows import enter_hand, new_match, start_two_player_match, total
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -167,7 +167,7 @@ def test_a_phone_held_sideways_keeps_every_xeri_button_and_end_hand_in_reach(pho
 
 def test_a_four_player_hand_is_entered_at_390x844_without_scrolling(phone):
     app = phone(390, 844)
-    app.tap("new-match")
+    new_match(app)
     app.tap("layout-four")
     for i, name in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
         app.type(f"name-{i}", name)
@@ -191,7 +191,7 @@ def test_every_tappable_control_is_at_least_48_by_48(phone):
         found[screen] = app.small_targets()
 
     check("home")
-    app.tap("new-match")
+    new_match(app)
     check("new match")
     app.tap("layout-partners")
     app.tap("goal-custom")

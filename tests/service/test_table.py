@@ -1,4 +1,5 @@
-"""The matches in play through the service: create, play, undo and edit with a trail, live taps, resume, abandon, delete."""
+"""The matches in play through the service: create, play, undo and edit with a trail, live taps, resume, abandon,
+delete."""
 
 from __future__ import annotations
 
@@ -364,3 +365,17 @@ def test_undoing_a_tap_another_phone_has_since_outdone_is_refused(store):
     with pytest.raises(StaleWrite):
         table.undo_tap(record.id, expected=shown)
     assert len(store.get(record.id).live.taps) == 2
+
+
+def test_who_made_each_xeri_is_kept_with_the_hand_as_the_entry_said_it_and_must_add_up(store, again):
+    from companion.engine.live import Tap
+
+    record = play(store).start(partnership_match())
+    entry = hand_for(1)                                  # xeris (1, 0): side 0 is Anna (seat 0) and Chris (seat 2)
+    with pytest.raises(MatchError):                      # a xeri named for Ben (seat 1, side 1): does not add up
+        play(store).record_hand(record.id, entry, taps=(Tap(1, TapKind.XERI),))
+    saved = play(store).record_hand(record.id, entry, taps=(Tap(2, TapKind.XERI),))
+    store = again(store)
+    assert store.get(saved.id).taps_of(0) == (Tap(2, TapKind.XERI),)
+    edited = play(store).edit_hand(saved.id, 0, entry, taps=(Tap(0, TapKind.XERI),))   # it was Anna's after all
+    assert edited.taps_of(0) == (Tap(0, TapKind.XERI),) and edited.trail[-1].before == entry

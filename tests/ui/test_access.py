@@ -18,7 +18,7 @@ WRITES = {
     "entry": {"save"},
     "setup": {"open", "start"},
     "history": {"undo_delete", "import_files", "export_all"},
-    "record": {"continue_match", "ask_delete", "delete"},
+    "record": {"continue_match", "rematch", "ask_delete", "delete"},
     "settings": set(),  # each phone's own: see test_settings_are_each_phones_own
     "player": set(), "rules": set(),
 }
@@ -50,8 +50,8 @@ def test_a_watching_phone_is_told_it_can_only_watch_and_nothing_is_stored(servic
     watcher.scoreboard.open()                                 # looking is fine
     assert watcher.screen is Screen.SCOREBOARD
     before = services.table.get(owner.scoreboard.record.id)
-    for act in (lambda: watcher.scoreboard.tap(0, TapKind.XERI), watcher.scoreboard.end_hand, watcher.scoreboard.ask_undo,
-                watcher.scoreboard.abandon, watcher.setup.open,
+    for act in (lambda: watcher.scoreboard.tap(0, TapKind.XERI), watcher.scoreboard.end_hand,
+                watcher.scoreboard.ask_undo, watcher.scoreboard.abandon, watcher.setup.open,
                 lambda: watcher.history.import_files([("x.json", b"{}")]), watcher.history.export_all):
         act()
         assert watcher.session.notice.text.startswith("This phone can only watch."), act

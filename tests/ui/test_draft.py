@@ -54,10 +54,11 @@ def test_exact_counts_decide_most_cards_and_are_checked_at_once():
     d = EntryDraft(2, CLASSIC)
     d.set_cards(0, 30)
     assert d.majority() == 0 and d.cards.values == [30, 22]
-    d.set_cards(1, 60)
-    assert d.cards.values == [-8, 60]
-    negative = [p for p in d.problems() if p.code == "negative"]
-    assert [(p.side, p.field) for p in negative] == [(0, "cards")]
+    d.type_cards(1, "60")                # the field typed in is the one said to be wrong, never its filled-in partner
+    assert d.cards.values == [None, None] and d.cards.problem() == ("entry.count.over", {"side": 1, "n": 60,
+                                                                                          "total": 52})
+    assert d.cards.bad() == [1] and d.entry() is None
+    assert not [p for p in d.problems() if p.code == "negative"]
 
 
 def test_too_many_xeris_show_before_the_rest_is_said():
@@ -105,6 +106,6 @@ def test_a_typed_count_is_shown_back_exactly_as_typed_and_fills_in_the_other_sid
     assert (d.cards.shown(0), d.cards.shown(1)) == ("30", "22") and d.majority() == 0
     d.type_cards(0, "")            # cleared to type again: nothing is guessed meanwhile
     assert (d.cards.shown(0), d.cards.shown(1)) == ("", "") and d.majority() is None
-    assert d.missing()[0] == "entry.missing.cards_number"
+    assert d.missing()[0] == "entry.missing.cards_number" and d.cards.problem() is None
     d.type_cards(1, "27")          # now the other side is typed and the first is filled in
     assert (d.cards.shown(0), d.cards.shown(1)) == ("25", "27") and d.majority() == 1

@@ -51,7 +51,9 @@ def test_a_count_typed_in_other_digits_or_pasted_long_is_not_taken_as_a_number(a
     app.scoreboard.end_hand()
     for text in ("²", "٣٠", "3" * 5000, "-3", "1e3", "30.0"):
         app.entry.type_cards(0, text)
-        assert app.entry.save_reason() == "Type the captured cards as whole numbers.", text
+        shown = text[:12]                       # what the field keeps of a pasted book
+        assert app.entry.save_reason() == (f"Anna's captured cards: “{shown}” is not a whole number. "
+                                           "Type a number from 0 to 52."), text
     app.entry.type_cards(0, "30")
     assert app.entry.draft.cards.values == [30, 22]
 

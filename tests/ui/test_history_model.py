@@ -18,7 +18,8 @@ def seed(store):
     """r1 won by Ben, r2 drawn, r3 abandoned, p1 won by Anna and Dora, r4 still in play (listed nowhere)."""
     table = play(store)
     r1 = table.start(Match(rules=CLASSIC, sides=(Side("Anna"), Side("Ben")), goal=Goal(hands=1), hands=(hand_for(0),)))
-    tie = Match(rules=CLASSIC, sides=(Side("Anna"), Side("Chris")), goal=Goal(hands=2), hands=(hand_for(0), hand_for(0)))
+    tie = Match(rules=CLASSIC, sides=(Side("Anna"), Side("Chris")), goal=Goal(hands=2),
+                hands=(hand_for(0), hand_for(0)))
     first = hand_for(0)                              # 6 : 29, the second side wins
     swapped = replace(first, cards=first.cards[::-1], counting=first.counting[::-1], xeris=first.xeris[::-1],
                       ten_of_diamonds=1 - first.ten_of_diamonds, two=1 - first.two)
@@ -64,7 +65,10 @@ def test_a_past_match_opens_read_only_and_a_stopped_one_can_be_continued(service
     vm.record.open(r3.id)
     assert vm.screen is Screen.RECORD and vm.record.can_continue
     assert vm.record.status_line() == "Stopped unfinished."
-    vm.record.continue_match()
+    vm.record.continue_match()                      # another match is in play: asked first, nothing stopped yet
+    assert vm.session.question.ident == "confirm-replace" and "Anna · Ben, 0 : 0" in vm.session.question.text
+    assert not services.table.get(r4.id).abandoned
+    vm.confirm()
     assert vm.screen is Screen.SCOREBOARD and vm.scoreboard.record.id == r3.id
     assert services.table.get(r4.id).abandoned      # the match that was in play is stopped in its place
 

@@ -48,3 +48,24 @@ def test_a_watching_phone_is_offered_nothing_that_changes_the_table(services):
     idents = {getattr(c, "identifier", None) for part in frame.body + frame.footer + frame.actions for c in walk(part)}
     assert not idents & {"xeri-0", "jack-xeri-0", "end-hand", "undo-hand", "abandon-match", "undo-tap"}
     assert {"live-counts", "watching"} <= idents
+
+
+def test_the_widths_the_screens_measure_names_against_are_the_pages_own():
+    # views.common.column_width mirrors ui.app.layout and make_main: if one changes, names are measured
+    # against a column of another width, and a name said to fit would be cut.
+    from companion.ui.views import frame as page
+    from companion.ui.views import common
+
+    assert common.PHONE_COLUMN == page.MAX_WIDTH
+
+
+def test_a_name_is_measured_as_wide_as_roboto_draws_it():
+    from companion.ui.views.metrics import fitting_size, text_width
+
+    # Roboto's advances: "Anna" is 1336 + 1130 + 1130 + 1114 units of 2048; bold has a 3 % margin.
+    assert text_width("Anna", 16, bold=False) == (1336 + 1130 + 1130 + 1114) / 2048 * 16
+    assert text_width("Κωνσταντίνος", 16) > text_width("Κωνσταντίνα", 16) > text_width("Anna", 16)
+    assert fitting_size("Κωνσταντίνος", 200, 16, least=10) == 16        # fits as it is
+    assert 10 < fitting_size("Κωνσταντίνος", 80, 16, least=10) < 16     # smaller, to fit
+    assert fitting_size("Chrysanthemumalexandrinapapadopouloukara", 80, 16, least=10) == 10   # the least; then cut
+    assert text_width("Mia 🐱", 16) > text_width("Mia ", 16) + 16           # an emoji is wider than a letter

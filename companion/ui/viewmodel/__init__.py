@@ -8,5 +8,5 @@ from .app import AppModel
 from .entry import TIE
 from .session import Detail, Notice, Question, Screen, Session, Tone, intent
 
-__all__ = ["Access", "AppModel", "Detail", "Notice", "Question", "Screen", "Session", "TableInfo", "TapKind", "TIE", "Tone",
-           "intent"]
+__all__ = ["Access", "AppModel", "Detail", "Notice", "Question", "Screen", "Session", "TableInfo", "TapKind", "TIE",
+           "Tone", "intent"]

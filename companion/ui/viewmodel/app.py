@@ -78,6 +78,14 @@ class AppModel(ViewModel):
 
     @intent
     def cancel(self) -> None:
+        """The other answer to the question: closes it, and does what that answer does (if anything)."""
+        question, self.session.question = self.session.question, None
+        if question is not None and question.no is not None:
+            question.no()
+
+    @intent
+    def dismiss_question(self) -> None:
+        """The question closed without an answer (a tap beside it): nothing is done."""
         self.session.question = None
 
     @intent

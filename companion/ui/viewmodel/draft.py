@@ -6,11 +6,14 @@ from dataclasses import dataclass, field
 
 from ...engine.cards import DECK_SIZE, Card
 from ...engine.entry import HandEntry, Problem, ProblemCode, validate_hand
+from ...engine.live import Tap, TapKind
 from ...engine.rules import RuleSet
 from ...engine.tally import unique_leader
 
 TIE = -1
 """`most` value meaning the table says most cards are tied."""
+TYPED = "entry.count"
+"""What `EntryDraft.missing` says when a typed number cannot be taken: `Filled.problem` says why."""
 KEPT_TYPING = 12
 """What a number field keeps of what is typed: enough to show it back, never a pasted book."""
 
@@ -46,19 +49,47 @@ class Filled:
         self._fill()
 
     def type(self, side: int, text: str) -> None:
-        """Text typed in the field of `side`; a whole number sets it, anything else waits (see `bad`)."""
+        """Text typed in the field of `side`; a whole number up to the total sets it, anything else is kept as
+        typed and not taken (`problem` says why); an emptied field is not given."""
         text = (text or "").strip()[:KEPT_TYPING]
-        if is_count(text):
+        if not text:
+            self.unset(side)
+            return
+        if is_count(text) and int(text) <= self.total:
             self.set(side, int(text))
         else:
-            self.set(side, 0)  # keeps the order of what was set; the number is not taken (see `bad`)
+            self.set(side, 0)  # keeps the order of what was set; the number is not taken (see `problem`)
             self.values[side] = None
             self._fill()
         self.texts[side] = text
 
+    def unset(self, side: int) -> None:
+        """The side's number is not given any more (its field was emptied)."""
+        if side in self.order:
+            self.order.remove(side)
+        self.texts.pop(side, None)
+        self._fill()
+
+    def problem(self) -> tuple[str, dict] | None:
+        """Why what was typed cannot be taken, naming the field typed in (never the one filled in from it):
+        (catalog key, values) with `side` (a side) or `sides` (the sides typed), else None."""
+        for side, text in self.texts.items():
+            if not is_count(text):
+                return "entry.count.not_number", {"side": side, "text": text, "total": self.total}
+            if int(text) > self.total:
+                return "entry.count.over", {"side": side, "n": int(text), "total": self.total}
+        typed = [s for s in self.order if self.values[s] is not None]
+        if sum(self.values[s] for s in typed) > self.total:
+            return "entry.count.sum_over", {"sides": typed, "n": sum(self.values[s] for s in typed),
+                                            "total": self.total}
+        return None
+
     def bad(self) -> list[int]:
-        """Sides whose typed text is not a whole number."""
-        return [side for side, text in self.texts.items() if not is_count(text)]
+        """The sides whose typed number `problem` refuses."""
+        found = self.problem()
+        if found is None:
+            return []
+        return found[1]["sides"] if "sides" in found[1] else [found[1]["side"]]
 
     def clear(self) -> None:
         self.values = [None] * len(self.values)
@@ -76,7 +107,8 @@ class Filled:
         if len(self.order) == n - 1:
             auto = next(s for s in range(n) if s not in self.order)
             known = [self.values[s] for s in self.order]
-            self.values[auto] = None if None in known else self.total - sum(known)
+            rest = None if None in known else self.total - sum(known)
+            self.values[auto] = rest if rest is not None and rest >= 0 else None   # never a negative stand-in
         else:
             for s in range(n):
                 if s not in self.order:
@@ -111,6 +143,12 @@ class EntryDraft:
     """True when the table counted its piles and gives the exact numbers of cards."""
     xeris_touched: bool = False
     """True once the xeris were changed on the form (then the live taps no longer fill them in)."""
+    seat_sides: tuple[int, ...] = ()
+    """The side of each seat, when the xeris are given per player (a partnership: two players share a side,
+    and each xeri is the player's own); empty when they are given per side."""
+    seat_xeris: list[int] = field(default_factory=list)
+    """Each player's xeris (with `seat_sides`); the side's are their sum."""
+    seat_jack_xeris: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.cards is None:
@@ -121,6 +159,53 @@ class EntryDraft:
             self.xeris = [0] * self.sides
         if not self.jack_xeris:
             self.jack_xeris = [0] * self.sides
+        if self.seat_sides:
+            self.seat_xeris = self.seat_xeris or [0] * len(self.seat_sides)
+            self.seat_jack_xeris = self.seat_jack_xeris or [0] * len(self.seat_sides)
+            self._add_up()
+
+    @property
+    def per_player(self) -> bool:
+        """True when the xeris are given per player (see `seat_sides`)."""
+        return bool(self.seat_sides)
+
+    def _add_up(self) -> None:
+        self.xeris = [sum(n for n, s in zip(self.seat_xeris, self.seat_sides) if s == side)
+                      for side in range(self.sides)]
+        self.jack_xeris = [sum(n for n, s in zip(self.seat_jack_xeris, self.seat_sides) if s == side)
+                           for side in range(self.sides)]
+
+    def set_seat_counts(self, xeris: list[int], jack_xeris: list[int]) -> None:
+        """Each player's xeris and jack xeris (from the live taps, or a hand's saved taps)."""
+        self.seat_xeris, self.seat_jack_xeris = list(xeris), list(jack_xeris)
+        self._add_up()
+
+    def step_seat(self, jack: bool, seat: int, delta: int) -> None:
+        """One more (or fewer) xeri or jack xeri for the player at `seat`: the correction names the player."""
+        counts = self.seat_jack_xeris if jack else self.seat_xeris
+        counts[seat] = max(0, counts[seat] + delta)
+        self._add_up()
+        self.xeris_touched = True
+
+    def seat_taps(self, live: tuple[Tap, ...] = ()) -> tuple[Tap, ...]:
+        """The hand's xeris as taps, one per xeri, each with the player who made it: the live taps as tapped,
+        less those taken back on the form, plus those added there. Per side when not `per_player` (a side is
+        one player)."""
+        if self.per_player:
+            wanted = {(seat, TapKind.XERI): n for seat, n in enumerate(self.seat_xeris)}
+            wanted |= {(seat, TapKind.JACK_XERI): n for seat, n in enumerate(self.seat_jack_xeris)}
+        else:
+            wanted = {(side, TapKind.XERI): n for side, n in enumerate(self.xeris)}
+            wanted |= {(side, TapKind.JACK_XERI): n for side, n in enumerate(self.jack_xeris)}
+        out, seen = [], dict.fromkeys(wanted, 0)
+        for tap in live:
+            key = (tap.seat, tap.kind)
+            if key in seen and seen[key] < wanted[key]:
+                seen[key] += 1
+                out.append(tap)
+        for (seat, kind), n in wanted.items():
+            out += [Tap(seat, kind)] * (n - seen[(seat, kind)])
+        return tuple(out)
 
     @classmethod
     def from_entry(cls, entry: HandEntry, rules: RuleSet) -> EntryDraft:
@@ -203,9 +288,12 @@ class EntryDraft:
     def missing(self) -> list[str]:
         """What the form still needs, as i18n keys, in the order the table says it."""
         out = []
-        if self.show_counts and self.cards.bad():
-            out.append("entry.missing.cards_number")
-        if self.majority() is None:
+        if self.show_counts:
+            if self.cards.problem() is not None:
+                out.append(TYPED)
+            elif not self.cards.complete:
+                out.append("entry.missing.cards_number")
+        elif self.majority() is None:
             out.append("entry.missing.most")
         if self.exact:
             return out
@@ -227,7 +315,8 @@ class EntryDraft:
             most = None if self.most == TIE else self.most
         common = dict(xeris=tuple(self.xeris), jack_xeris=tuple(self.jack_xeris), cards=cards, most_cards=most)
         if self.exact:
-            held = tuple(tuple(sorted((c for c, s in self.held.items() if s == side), key=lambda c: c.sort_key)) for side in range(self.sides))
+            held = tuple(tuple(sorted((c for c, s in self.held.items() if s == side), key=lambda c: c.sort_key))
+                         for side in range(self.sides))
             return HandEntry(held=held, **common)
         return HandEntry(counting=tuple(self.counting.values), ten_of_diamonds=self.ten, two=self.two, **common)
 

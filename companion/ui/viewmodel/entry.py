@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from ...engine.cards import TEN_OF_DIAMONDS, Card, parse_card
 from ...engine.entry import EntryField, InvalidHand, Problem
 from ...engine.live import TapKind
-from ...engine.match import MatchOver
+from ...engine.match import MatchError, MatchOver, edit_hand, record_hand, standing
 from ...engine.scoring import score_hand
-from ...i18n.explain import problem_text
+from ...i18n.explain import join_names, problem_text
 from ...service import MatchRecord, Revision, StaleWrite
-from .draft import TIE, EntryDraft
+from .draft import TIE, TYPED, EntryDraft
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
 
 __all__ = ["EntryModel", "TIE"]
@@ -25,6 +25,19 @@ class Preview:
     text: str
     """`Anna 26 → 92 · Ben 9 → 88 · Anna wins the hand`."""
     points: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class XeriRow:
+    """One row of xeri steppers: a player's (partnerships) or a side's."""
+
+    index: int
+    """What the steppers step: the seat, or the side."""
+    name: str
+    side: int
+    """The side, for its colour."""
+    xeris: int
+    jack_xeris: int
 
 
 class EntryModel(ViewModel):
@@ -63,7 +76,10 @@ class EntryModel(ViewModel):
             if not self.draft.xeris_touched:
                 self._fill_xeris(record)
         else:
-            self.draft = EntryDraft(len(match.sides), match.rules)
+            # In a partnership each xeri is a player's: the form gives them per player, so a correction names
+            # who made it and the player page's own figures add up to the team's.
+            seats = tuple(seat.side for seat in match.seats) if match.rules.partnerships else ()
+            self.draft = EntryDraft(len(match.sides), match.rules, seat_sides=seats)
             self._fill_xeris(record)
         self._kept = None
         self.editing, self.based_on, self.hand_number, self.stale = None, record.revision, number, None
@@ -73,13 +89,30 @@ class EntryModel(ViewModel):
 
     def _fill_xeris(self, record: MatchRecord) -> None:
         match = record.match
+        if self.draft.per_player:
+            seats = range(len(match.seats))
+            self.draft.set_seat_counts([record.live.count(s, TapKind.XERI) for s in seats],
+                                       [record.live.count(s, TapKind.JACK_XERI) for s in seats])
+            return
         xeris, jacks = record.live.per_side([seat.side for seat in match.seats], len(match.sides))
         self.draft.xeris, self.draft.jack_xeris = list(xeris), list(jacks)
 
     def open_edit(self, record: MatchRecord, index: int) -> None:
         if not 0 <= index < len(record.match.hands):
             return
-        self.draft = EntryDraft.from_entry(record.match.hands[index], record.match.rules)
+        entry = record.match.hands[index]
+        self.draft = EntryDraft.from_entry(entry, record.match.rules)
+        taps = record.taps_of(index)
+        if record.match.rules.partnerships and taps is not None:
+            # Per player when the hand's saved taps say who made each of its xeris; a hand saved before the
+            # app kept that (or imported) is corrected per side, as it was entered.
+            seats = tuple(seat.side for seat in record.match.seats)
+            x = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.XERI) for s in range(len(seats))]
+            j = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.JACK_XERI) for s in range(len(seats))]
+            by_player = EntryDraft(len(record.match.sides), record.match.rules, seat_sides=seats,
+                                   seat_xeris=x, seat_jack_xeris=j)
+            if (by_player.xeris, by_player.jack_xeris) == (list(entry.xeris), list(entry.jack_xeris)):
+                self.draft.seat_sides, self.draft.seat_xeris, self.draft.seat_jack_xeris = seats, x, j
         self.editing, self.based_on, self.hand_number, self.stale = index, record.revision, index + 1, None
         self.counting_side, self.xeris_open = 0, True
         self.app.scoreboard.opened = None
@@ -126,10 +159,24 @@ class EntryModel(ViewModel):
         if not self.draft:
             return None
         missing = self.draft.missing()
+        if missing and missing[0] == TYPED:
+            return self.typed_problem()
         if missing:
             return self.tr(missing[0], card=self.draft.rules.two.label)
         problems = self.problems()
         return problems[0][1] if problems else None
+
+    def typed_problem(self) -> str | None:
+        """Why a typed number of captured cards is not taken, naming the field it was typed in."""
+        found = self.draft.cards.problem() if self.draft else None
+        if found is None:
+            return None
+        key, values = found
+        names = self.names
+        if "sides" in values:
+            return self.tr(key, sides=join_names([names[s] for s in values["sides"]], self.tr), n=values["n"],
+                           total=values["total"])
+        return self.tr(key, **{**values, "side": names[values["side"]]})
 
     def problems_line(self) -> str:
         """The first problem in words, and how many more there are."""
@@ -163,7 +210,26 @@ class EntryModel(ViewModel):
                      for name, b, p in zip(self.names, before, score.points)]
         winner = (tr("entry.preview_winner", side=self.names[score.winner]) if score.winner is not None
                   else tr("entry.preview_tie"))
-        return Preview(" · ".join(parts) + " — " + winner, score.points)
+        return Preview(" · ".join(parts) + " — " + (self._what_it_does(entry, st) or winner), score.points)
+
+    def _what_it_does(self, entry, before) -> str | None:
+        """What saving this hand does to the match, when it does more than add points: it ends the match
+        (and who wins it), or two sides pass the target together and it is played on to the next."""
+        match = self.record.match
+        try:
+            changed = record_hand(match, entry) if self.editing is None else edit_hand(match, self.editing, entry)
+            after = standing(changed)
+        except (InvalidHand, MatchError):
+            return None
+        tr = self.tr
+        if after.is_over and not before.is_over:
+            if after.winner is None:
+                return tr("entry.preview_match_drawn")
+            side = match.sides[after.winner]
+            return tr("entry.preview_match_won.team" if side.players else "entry.preview_match_won", side=side.name)
+        if after.extensions > before.extensions:
+            return tr("entry.preview_extension", first=before.target, target=after.target)
+        return None
 
     def counting_title(self) -> str:
         rules = self.draft.rules
@@ -186,11 +252,21 @@ class EntryModel(ViewModel):
     def ten_label(self) -> str:
         return TEN_OF_DIAMONDS.label
 
+    def xeri_rows(self) -> list[XeriRow]:
+        """The xeri steppers: one row per player when the form gives xeris per player (a partnership), else
+        one per side."""
+        d = self.draft
+        if d.per_player:
+            seats = self.record.match.seats
+            return [XeriRow(i, seat.player, seat.side, d.seat_xeris[i], d.seat_jack_xeris[i])
+                    for i, seat in enumerate(seats)]
+        return [XeriRow(i, name, i, d.xeris[i], d.jack_xeris[i]) for i, name in enumerate(self.names)]
+
     def xeris_summary(self) -> str:
         """The xeris in one line, while the steppers are folded away."""
-        tr, d = self.tr, self.draft
-        parts = [tr("entry.xeris_of_side", side=name, xeris=x, jack_xeris=j)
-                 for name, x, j in zip(self.names, d.xeris, d.jack_xeris) if x or j]
+        tr = self.tr
+        parts = [tr("entry.xeris_of_side", side=row.name, xeris=row.xeris, jack_xeris=row.jack_xeris)
+                 for row in self.xeri_rows() if row.xeris or row.jack_xeris]
         return " · ".join(parts) if parts else tr("entry.no_xeris")
 
     def exact_cards(self) -> list[tuple[Card, int | None, str]]:
@@ -241,7 +317,20 @@ class EntryModel(ViewModel):
 
     @intent
     def set_most(self, side: int) -> None:
-        """Who has most cards (`TIE` for a tie)."""
+        """Who has most cards (`TIE` for a tie). Over captured cards already typed: kept when they say the
+        same, else asked before they are forgotten."""
+        d = self.draft
+        if d.show_counts and d.cards.order:
+            if d.majority() == side:
+                self._tapped()
+                return
+            counts = " · ".join(f"{self.names[s]} {d.cards.shown(s)}" for s in range(d.sides) if d.cards.shown(s))
+            self.session.ask("confirm.drop_counts", lambda: self._set_most(side), ident="confirm-drop-counts",
+                             counts=counts)
+            return
+        self._set_most(side)
+
+    def _set_most(self, side: int) -> None:
         self.draft.set_most(side)
         self._tapped()
 
@@ -285,12 +374,15 @@ class EntryModel(ViewModel):
         self.xeris_open = True
 
     @intent
-    def step(self, kind: TapKind, side: int, delta: int) -> None:
-        """One more (+1) or one fewer (-1) xeri or jack xeri for a side."""
-        if kind is TapKind.XERI:
-            self.draft.step_xeris(side, delta)
+    def step(self, kind: TapKind, index: int, delta: int) -> None:
+        """One more (+1) or one fewer (-1) xeri or jack xeri for a side, or for a player (`index` a seat) when
+        the form gives them per player (a partnership)."""
+        if self.draft.per_player:
+            self.draft.step_seat(kind is TapKind.JACK_XERI, index, delta)
+        elif kind is TapKind.XERI:
+            self.draft.step_xeris(index, delta)
         else:
-            self.draft.step_jack_xeris(side, delta)
+            self.draft.step_jack_xeris(index, delta)
         self.xeris_open = True
         self._tapped()
 
@@ -353,6 +445,15 @@ class EntryModel(ViewModel):
             return True
         return super().recover(exc)
 
+    def _taps(self):
+        """Who made each xeri of the hand as the form says it (the live taps, corrected), kept with the hand;
+        None where the form cannot say (a partnership hand corrected per side)."""
+        d, record = self.draft, self.record
+        if record.match.rules.partnerships and not d.per_player:
+            return None
+        live = record.live.taps if self.editing is None else (record.taps_of(self.editing) or ())
+        return d.seat_taps(live)
+
     @intent(writes=True)
     def save(self) -> None:
         """Save the hand (or the edit) against the version of the match the form was opened on."""
@@ -367,12 +468,12 @@ class EntryModel(ViewModel):
         before = None
         try:
             if self.editing is None:
-                record = table.record_hand(self.record.id, entry, expected=self.based_on)
+                record = table.record_hand(self.record.id, entry, expected=self.based_on, taps=self._taps())
                 index = len(record.match.hands) - 1
             else:
                 index = self.editing
                 before = self.app.scoreboard.standing.scores[index].points
-                record = table.edit_hand(self.record.id, index, entry, expected=self.based_on)
+                record = table.edit_hand(self.record.id, index, entry, expected=self.based_on, taps=self._taps())
         except MatchOver as exc:
             if self.editing is None:
                 raise

@@ -9,6 +9,7 @@ from typing import Any
 from ...formats.presets import preset_names
 from ...service import ImportReport, MatchSummary, Player, StorageError
 from .session import Screen, Session, Tone, ViewModel, intent
+from .sheet import target_in_force
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,7 @@ class HistoryModel(ViewModel):
         else:
             result = tr("history.drawn")
         goal = (tr.n("history.goal_hands", s.goal["hands"]) if s.goal.get("hands")
-                else tr("history.goal_race", target=s.goal.get("target", "?")))
+                else tr("history.goal_race", target=target_in_force(s.goal, s.totals) or "?"))
         detail = f"{s.when[:10]} · {tr(f'rules.{s.rules}.title')} · {goal} · {result}"
         return HistoryRow(s.id, " · ".join(s.sides), " : ".join(str(t) for t in s.totals), detail)
 

@@ -88,10 +88,12 @@ class PlayerModel(ViewModel):
             Figure("stat-best", tr(side + "best_hand"), str(st.best_hand.points) if st.best_hand else "–"),
             Figure("stat-streak", tr("player.streak"), str(st.longest_streak)),
         ]
-        if team and st.own_hands:
-            own = [Figure("stat-own-xeris", tr("player.own_xeris"), tr.n("player.own_count", st.own_xeris)),
+        if team:
+            # The player's own beside the team's, so the two add up where the taps say who made each xeri.
+            own = [Figure("stat-own-xeris", tr("player.own_xeris"),
+                          tr("player.own_of_team", own=st.partnership_own_xeris, team=st.team_xeris)),
                    Figure("stat-own-jack-xeris", tr("player.own_jack_xeris"),
-                          tr.n("player.own_count", st.own_jack_xeris))]
+                          tr("player.own_of_team", own=st.partnership_own_jack_xeris, team=st.team_jack_xeris))]
             figures[6:6] = own
         name = names.get(pid, "?")
         def record(w: int, lost: int, d: int) -> str:
@@ -103,6 +105,12 @@ class PlayerModel(ViewModel):
                          for p in partnerships(scored, pid))
         months = tuple(wins_per_month(scored, pid))
         labels = tuple(tr.month(date(int(m.month[:4]), int(m.month[5:7]), 1)) for m in months)
-        note = tr.n("player.team_note", st.own_hands) if team else None
+        note = None
+        if team:
+            note = tr("player.team_note")
+            missing = st.unattributed_xeris
+            if missing:   # the partners' own do not add up to the team's: say why, and by how much
+                all_team = st.team_xeris + st.team_jack_xeris
+                note += " " + tr.n("player.team_note_missing", missing, named=all_team - missing, team=all_team)
         return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand_series(scored, pid)), months, h2h,
                                partners, labels, note)

@@ -10,7 +10,7 @@ from ...formats.presets import preset, preset_names
 from ...history.stats import TotalsSeries, running_totals_series
 from ...history.whatif import WhatIf, WhatIfError, what_if, why_not
 from ...i18n.explain import goal_text, problem_text, status_text
-from ...service import MatchRecord
+from ...service import MatchRecord, StaleWrite
 from .session import Screen, Session, Tone, ViewModel, intent
 from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
 
@@ -54,7 +54,8 @@ class RecordModel(ViewModel):
 
     def summary_line(self) -> str:
         match, st, tr = self.record.match, self.standing, self.tr
-        return f"{self.record.created[:10]} · {tr(f'rules.{match.rules.name}.title')} · {goal_text(match.goal, tr, st.target)}"
+        goal = goal_text(match.goal, tr, st.target)
+        return f"{self.record.created[:10]} · {tr(f'rules.{match.rules.name}.title')} · {goal}"
 
     def status_line(self) -> str:
         st = self.standing
@@ -76,7 +77,8 @@ class RecordModel(ViewModel):
         return breakdown(self.record.match, self.standing.scores[index], self.tr)
 
     def trail_lines(self) -> list[str]:
-        return [self.tr(f"trail.{t.action.value}", n=t.hand + 1, at=t.at[:16].replace("T", " ")) for t in self.record.trail]
+        return [self.tr(f"trail.{t.action.value}", n=t.hand + 1, at=t.at[:16].replace("T", " "))
+                for t in self.record.trail]
 
     def _fitted(self, name: str):
         """The preset as this table would play it (its shape, if the preset is for another)."""
@@ -137,14 +139,61 @@ class RecordModel(ViewModel):
 
     @intent(writes=True)
     def continue_match(self) -> None:
-        """Take an abandoned match up again, where it stopped."""
+        """Take an abandoned match up again, where it stopped. Another match in play is stopped for it only
+        once the person said so, and only as it was when asked."""
         if not self.record:
             return
+        current = self.services.table.unfinished()
+        if current is not None and current.id != self.record.id:
+            self.app.setup.ask_replace(current, self._resume, key="confirm.resume_replace",
+                                       answers=("confirm.resume_yes", "confirm.no"), go_on=False)
+            return
+        self._resume(None)
+
+    def _resume(self, shown) -> None:
         table = self.app.scoreboard
-        current = table.record.id if table.record is not None and table.in_play else None
-        record = self.services.table.resume(self.record.id, stop=current)
+        stop, expected = shown if shown is not None else (None, None)
+        try:
+            record = self.services.table.resume(self.record.id, stop=stop, expected=expected)
+        except StaleWrite as exc:   # the match in play changed since the question: ask again, as it is now
+            self.app.setup.ask_replace(exc.current, self._resume, key="confirm.resume_replace",
+                                       answers=("confirm.resume_yes", "confirm.no"), go_on=False)
+            return
         self.record = None
-        table.started(record, replaces=current)
+        table.started(record, replaces=stop)
+
+    @property
+    def can_rematch(self) -> bool:
+        """True for a match that was played to its end: the same table can play it again."""
+        return self.record is not None and self.standing.is_over
+
+    @intent(writes=True)
+    def rematch(self) -> None:
+        """The same sides, rules and goal again, the deal moved on; a match in play is stopped for it only once
+        the person said so (as for a new match)."""
+        if not self.can_rematch:
+            return
+        current = self.services.table.unfinished()
+        if current is not None:
+            self.app.setup.ask_replace(current, self._rematch, key="confirm.rematch_replace",
+                                       answers=("confirm.replace_yes", "confirm.no"), go_on=False)
+            return
+        self._rematch(None)
+
+    def _rematch(self, shown) -> None:
+        table = self.app.scoreboard
+        stop, expected = shown if shown is not None else (None, None)
+        try:
+            if stop is not None:
+                self.services.table.abandon(stop, expected=expected)
+        except StaleWrite as exc:
+            self.app.setup.ask_replace(exc.current, self._rematch, key="confirm.rematch_replace",
+                                       answers=("confirm.replace_yes", "confirm.no"), go_on=False)
+            return
+        record = self.services.table.rematch(self.record.id)
+        self.record = None
+        table.started(record, replaces=stop)
+        self.session.say("notice.started", dealer=record.match.seats[record.match.first_dealer].player)
 
     @intent(writes=True)
     def ask_delete(self) -> None:

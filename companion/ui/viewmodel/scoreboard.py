@@ -8,9 +8,9 @@ from ...engine.live import TapKind
 from ...engine.match import Match, Standing, Status
 from ...formats.sheet import sheet_text
 from ...i18n.explain import goal_text
-from ...service import MatchRecord, StaleWrite
+from ...service import MatchRecord, Revision, StaleWrite
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
-from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
+from .sheet import BreakdownSide, HandRow, breakdown, extension_event, hand_rows
 
 
 @dataclass(frozen=True)
@@ -90,6 +90,15 @@ class ScoreboardModel(ViewModel):
             text += " · " + self.tr.n("status.hands_left", st.hands_left)
         return text
 
+    def goal_short(self) -> str:
+        """The goal in a few words, on one line: `first to 151, then 251`, `7 hands · 2 hands to play.`"""
+        st, goal, tr = self.standing, self.match.goal, self.tr
+        if goal.is_race and not st.extensions:
+            return tr("goal.race_short", target=goal.target, extension=goal.extension)
+        if goal.hands is not None and st.hands_left is not None and not st.is_over:
+            return f"{tr.n('history.goal_hands', goal.hands)} · {tr.n('status.hands_left', st.hands_left)}"
+        return self.goal_line()
+
     @property
     def extended(self) -> bool:
         """True once two sides passed the target together and the match is played on to a higher one."""
@@ -114,6 +123,13 @@ class ScoreboardModel(ViewModel):
                                                                       points=st.totals[i]),
                                needs, won, st.winner == i))
         return out
+
+    def described(self, record: MatchRecord) -> dict[str, str]:
+        """A match in a few words, for a question or a notice about it: its sides, score and hands played."""
+        st = self.services.table.standing(record)
+        return {"sides": " · ".join(side.name for side in record.match.sides),
+                "score": " : ".join(str(t) for t in st.totals),
+                "played": self.tr.n("home.hands_played", len(record.match.hands))}
 
     def deal_line(self) -> str:
         st, seats = self.standing, self.match.seats
@@ -146,11 +162,15 @@ class ScoreboardModel(ViewModel):
             return None
         score = self.standing.scores[self.flash]
         points = " : ".join(str(p) for p in score.points)
-        winner = (self.tr("match.hand_winner", side=self.match.sides[score.winner].name) if score.winner is not None
-                  else self.tr("match.hand_tie"))
+        # A sentence of its own (after "Hand 1 saved: 12 : 12."): it starts with a capital where the language has one.
+        winner = (self.tr("match.saved_winner", side=self.match.sides[score.winner].name) if score.winner is not None
+                  else self.tr("match.saved_tie"))
         if self.flash_before is not None:
             before = " : ".join(str(p) for p in self.flash_before)
             return self.tr("match.edited", n=self.flash + 1, before=before, points=points, winner=winner)
+        event = extension_event(self.match, self.standing, self.flash, self.tr)
+        if event:   # the hand sent the match on to the next target: said with it
+            return self.tr("match.saved_extended", n=self.flash + 1, points=points, winner=winner, event=event)
         return self.tr("match.saved", n=self.flash + 1, points=points, winner=winner)
 
     def over_title(self) -> str:
@@ -203,7 +223,11 @@ class ScoreboardModel(ViewModel):
             self._forget_view()
             if s.screen is Screen.ENTRY:
                 self.app.entry.leave()
-            s.say("notice.rematch_elsewhere" if self.services.table.get(replaces).finished else "notice.new_elsewhere")
+            old = self.services.table.get(replaces)
+            if old.finished:
+                s.say("notice.rematch_elsewhere")
+            else:   # the match this phone showed was stopped unfinished for the new one: say which, as it was
+                s.say("notice.new_elsewhere", **self.described(old))
             return
         if self.record is not None and self.record.id != match_id:
             return
@@ -226,6 +250,13 @@ class ScoreboardModel(ViewModel):
         self._fresh()
         if self.record:
             self.session.go(Screen.SCOREBOARD)
+
+    def go_on(self) -> None:
+        """Go on with the match in play (the answer "Continue it" to a new match asked for meanwhile)."""
+        self._fresh()
+        if self.record is not None and self.in_play:
+            s = self.session
+            s.trail, s.screen = [Screen.HOME], Screen.SCOREBOARD
 
     @intent(writes=True)
     def tap(self, seat: int, kind: TapKind = TapKind.XERI) -> None:
@@ -284,7 +315,9 @@ class ScoreboardModel(ViewModel):
 
     @intent(writes=True)
     def ask_abandon(self) -> None:
-        self.session.ask("confirm.abandon", self.abandon)
+        """Ask before stopping the match; the answer stops it only as it was when asked."""
+        shown = self.record.revision
+        self.session.ask("confirm.abandon", lambda: self.abandon(shown))
 
     @intent(writes=True)
     def undo_last_hand(self, shown=None) -> None:
@@ -297,9 +330,10 @@ class ScoreboardModel(ViewModel):
             self.session.say("notice.undone", n=n)
 
     @intent(writes=True)
-    def abandon(self) -> None:
+    def abandon(self, shown: Revision | None = None) -> None:
+        """Stop the match unfinished (as `shown`, a revision, when given: else as on screen)."""
         if self.record:
-            self.services.table.abandon(self.record.id)
+            self.services.table.abandon(self.record.id, expected=shown or self.record.revision)
             self._changed()
             self.record = None
             self.session.home()

@@ -56,6 +56,11 @@ class Question:
     text: str
     yes: Callable[[], Any]
     ident: str = "confirm"
+    no: Callable[[], Any] | None = None
+    """What the other answer does, when it does more than close the question (\"Continue it\")."""
+    yes_label: str | None = None
+    """The words of the two answers, when they are more than Yes and Cancel."""
+    no_label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -229,9 +234,12 @@ class Session:
         for forget in self.on_home:
             forget()
 
-    def ask(self, key: str, yes: Callable[[], Any], ident: str = "confirm", **values: Any) -> None:
-        """Ask the catalog question `key` before doing `yes`."""
-        self.question = Question(self.tr(key, **values), yes, ident)
+    def ask(self, key: str, yes: Callable[[], Any], ident: str = "confirm", no: Callable[[], Any] | None = None,
+            answers: tuple[str, str] | None = None, **values: Any) -> None:
+        """Ask the catalog question `key` before doing `yes`; `no` is what the other answer does (else it only
+        closes the question), `answers` the catalog keys of the two answers' words (else Yes and Cancel)."""
+        yes_label, no_label = (self.tr(answers[0]), self.tr(answers[1])) if answers else (None, None)
+        self.question = Question(self.tr(key, **values), yes, ident, no, yes_label, no_label)
 
     # --- around each intent: for the page ----------------------------------------------------------
     def hold_redraws(self) -> None:

@@ -13,6 +13,7 @@ from ...engine.rules import SWITCHES, Goal, RuleSet, RulesError
 from ...formats.presets import preset, preset_names
 from ...i18n import Translator
 from ...i18n.explain import goal_text
+from ...service import MatchRecord, Revision, StaleWrite
 from .session import Screen, Session, Tone, ViewModel, intent
 
 LAYOUTS = ("two", "partners", "three", "four")
@@ -48,6 +49,17 @@ class MatchForm:
     hands: int = 7
     first_dealer: int | None = 0
     """The seat that deals first, or None to draw for deal."""
+    chosen: dict[str, tuple] = field(default_factory=dict)
+    """What was chosen for each table size in this form (rules, variants, goal), so going back to a size
+    gives back its choice."""
+
+    def rules_choice(self) -> tuple:
+        """The rules, variants and goal chosen, as `chosen` keeps them."""
+        return self.preset, dict(self.variants), self.goal_kind, self.target, self.hands
+
+    def restore(self, choice: tuple) -> None:
+        self.preset, variants, self.goal_kind, self.target, self.hands = choice
+        self.variants = dict(variants)
 
     def load_preset(self, name: str) -> None:
         rules = preset(name)
@@ -166,11 +178,26 @@ class SetupModel(ViewModel):
         self.app = app
         self.form = MatchForm()
         self.form.load_preset(self._last_rules())
+        self.replacing: tuple[str, Revision] | None = None
+        """The match in play (and its revision) the person agreed to stop for the new one, if any."""
 
-    def _last_rules(self) -> str:
-        """The rules of the last match started here; before any, the first preset in this phone's language."""
-        last = self.services.library.settings().get("last_rules")
-        return last if last in preset_names() else preset_names(self.session.lang)[0]
+    def _last_rules(self, layout: str | None = None) -> str:
+        """The rules last started at this table size (`layout`) here; a size never played here, its usual
+        rules in this phone's language. Without a size: the rules of the last match started."""
+        settings = self.services.library.settings()
+        if layout is None:
+            last = settings.get("last_rules")
+            return last if last in preset_names() else preset_names(self.session.lang)[0]
+        by_table = settings.get("rules_by_table")
+        last = by_table.get(layout) if isinstance(by_table, dict) else None
+        if last in preset_names() and self._fits(last, layout):
+            return last
+        return usual_preset(layout, self.session.lang)
+
+    @staticmethod
+    def _fits(name: str, layout: str) -> bool:
+        rules = preset(name)
+        return LAYOUT_SEATS[layout] in rules.players and rules.partnerships == (layout == "partners")
 
     # --- what the screen shows -------------------------------------------------------------------------
     def presets(self) -> list[PresetChoice]:
@@ -237,22 +264,65 @@ class SetupModel(ViewModel):
     # --- intents -------------------------------------------------------------------------------------
     @intent(writes=True)
     def open(self) -> None:
-        """A new match: last time's rules, and the names of the match in play (if any) to start from."""
-        self.form = MatchForm()
-        self.form.load_preset(self._last_rules())
-        record = self.app.scoreboard.record
-        if record:
-            for i, name in enumerate([p for s in record.match.sides for p in s.members][:4]):
-                self.form.names[i] = name
+        """A new match. While another is in play, ask first: continue it, or stop it and start anew (it is
+        stopped only when the new one starts, and only if it is still as it was when the question was asked)."""
+        record = self.services.table.unfinished()
+        if record is None:
+            self._open_form(None)
+            return
+        self.app.scoreboard.record = record
+        self.ask_replace(record, self._open_form)
+
+    def ask_replace(self, record: MatchRecord, then, key: str = "confirm.replace",
+                    answers: tuple[str, str] = ("confirm.replace_yes", "confirm.replace_no"),
+                    go_on: bool = True) -> None:
+        """Ask whether to stop the match in play (`record`) for another; `then(shown)` on yes, with the
+        match and revision the person agreed to stop. The other answer goes on with the match in play
+        (`go_on`), or only closes the question."""
+        shown = (record.id, record.revision)
+        self.session.ask(key, lambda: then(shown), ident="confirm-replace",
+                         no=self.app.scoreboard.go_on if go_on else None, answers=answers,
+                         **self.app.scoreboard.described(record))
+
+    def _open_form(self, replacing: tuple[str, Revision] | None) -> None:
+        table_record = self.app.scoreboard.record
+        members = [p for s in table_record.match.sides for p in s.members][:4] if table_record else []
+        layout = self._layout_of(table_record) if table_record else self._last_layout()
+        self.form = MatchForm(layout=layout)
+        self.form.load_preset(self._last_rules(layout))
+        self.form.layout = layout
+        for i, name in enumerate(members):
+            self.form.names[i] = name
+        self.replacing = replacing
         self.session.go(Screen.SETUP)
+
+    @staticmethod
+    def _layout_of(record: MatchRecord) -> str:
+        rules, seats = record.match.rules, len(record.match.seats)
+        if rules.partnerships:
+            return "partners"
+        return {2: "two", 3: "three", 4: "four"}.get(seats, "two")
+
+    def _last_layout(self) -> str:
+        """The table size of the last match started here (before sizes were kept: the one its rules imply;
+        before any match, the one of this language's own game)."""
+        last = self.services.library.settings().get("last_table")
+        if last in LAYOUTS:
+            return last
+        return "partners" if preset(self._last_rules()).partnerships else "two"
 
     @intent
     def set_layout(self, layout: str) -> None:
-        """Who plays: the rules go back to the usual preset of that table size, so a 2-player match is never
+        """Who plays. Each table size keeps its own rules: what was chosen for it in this form, else what it
+        was last played with here, else its usual rules in this language. So a 2-player match is never
         scored with the rules of the 3-player match before it without anyone noticing."""
         f = self.form
-        if layout != f.layout:
-            f.load_preset(usual_preset(layout, self.session.lang))
+        if layout != f.layout and layout in LAYOUTS:
+            f.chosen[f.layout] = f.rules_choice()
+            if layout in f.chosen:
+                f.restore(f.chosen[layout])
+            else:
+                f.load_preset(self._last_rules(layout))
         f.layout = layout
         if f.first_dealer is not None and f.first_dealer >= f.seats:
             f.first_dealer = 0
@@ -317,9 +387,28 @@ class SetupModel(ViewModel):
             self.session.say("notice.plain", Tone.PROBLEM, text=tr.say(exc))
             return
         table = self.app.scoreboard
-        table._fresh()
-        current = table.record.id if table.record is not None else None
-        record = self.services.table.start(match, stop=current)
-        self.services.library.update_settings(last_rules=f.preset)
-        table.started(record, replaces=current)
+        current = self.services.table.unfinished()
+        if current is not None and (current.id, current.revision) != self.replacing:
+            # A match in play that the person did not agree to stop (started, or changed, on another phone
+            # since the form opened): ask again, naming it as it is now.
+            table.record = current
+            self.ask_replace(current, self._start_replacing, key="confirm.replace_changed")
+            return
+        try:
+            record = self.services.table.start(match, stop=current.id if current else None,
+                                               expected=current.revision if current else None)
+        except StaleWrite as exc:   # changed between the check above and the write: ask again
+            table.record = exc.current
+            self.ask_replace(exc.current, self._start_replacing, key="confirm.replace_changed")
+            return
+        settings = self.services.library.settings()
+        by_table = settings.get("rules_by_table")
+        by_table = {**(by_table if isinstance(by_table, dict) else {}), f.layout: f.preset}
+        self.services.library.update_settings(last_rules=f.preset, last_table=f.layout, rules_by_table=by_table)
+        self.replacing = None
+        table.started(record, replaces=current.id if current else None)
         self.session.say("notice.started", dealer=match.seats[first].player)
+
+    def _start_replacing(self, shown: tuple[str, Revision]) -> None:
+        self.replacing = shown
+        self.start()

@@ -5,6 +5,7 @@ Shared by the scoreboard and a past match; plain values, so the screens need no 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ...engine.match import Match, Standing
@@ -55,6 +56,29 @@ class BreakdownSide:
     lines: tuple[BreakdownLine, ...]
 
 
+def target_in_force(goal: Mapping[str, int], totals: Sequence[int]) -> int | None:
+    """The target a race stands at, from its goal (match-file form) and its totals alone: it rose by the
+    step each time two sides reached it together, and totals never go down, so while two or more sides
+    are at or over a target it was raised. None for a hands goal."""
+    target, extension = goal.get("target"), goal.get("extension")
+    if not target:
+        return None
+    step = max(1, (extension or target + 100) - target)
+    while sum(1 for t in totals if t >= target) >= 2:
+        target += step
+    return target
+
+
+def extension_event(match: Match, st: Standing, index: int, tr: Translator) -> str | None:
+    """What hand `index` did to the target, in words, when it raised it ("Both passed 151: played on to 251")."""
+    if not st.extensions:
+        return None
+    targets = running_totals_series(match).target
+    if targets and targets[index + 1] != targets[index]:
+        return tr("match.extension_event", first=targets[index], target=targets[index + 1])
+    return None
+
+
 def hand_rows(match: Match, st: Standing, tr: Translator) -> list[HandRow]:
     """The hands of the match, newest first, each with the running totals and what it did to the target."""
     targets = running_totals_series(match).target if st.extensions else None
@@ -67,7 +91,8 @@ def hand_rows(match: Match, st: Standing, tr: Translator) -> list[HandRow]:
         event = None
         if targets and targets[index + 1] != targets[index]:
             event = tr("match.extension_event", first=targets[index], target=targets[index + 1])
-        rows.append(HandRow(index, tr("match.hand_n", n=index + 1), tr("match.hand_dealer", dealer=dealer) + " · " + winner,
+        rows.append(HandRow(index, tr("match.hand_n", n=index + 1),
+                            tr("match.hand_dealer", dealer=dealer) + " · " + winner,
                             score.points, st.running[index], score.winner, dealer, event))
     return rows
 

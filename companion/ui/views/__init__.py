@@ -9,6 +9,7 @@ from ..viewmodel import AppModel, Screen
 from .entry import entry
 from .history import history_screen, player_screen, record_screen
 from .home import home
+from .memo import redraw
 from .scoreboard import scoreboard
 from .settings import rules_screen, settings_screen
 from .setup import setup
@@ -29,4 +30,5 @@ SCREENS: dict[Screen, Callable[[AppModel], object]] = {
 
 def render(vm: AppModel):
     """The controls of the screen on show: a list, or (list, footer) for a footer kept in reach."""
+    redraw(vm.session)
     return SCREENS[vm.screen](vm)

@@ -22,6 +22,24 @@ STRIP = 48
 """The status strip's height: two lines of text, always there, so nothing moves when it speaks."""
 
 
+PHONE_COLUMN = 620
+"""The widest a one-column screen is drawn (`views.frame`'s MAX_WIDTH: a test keeps the two equal)."""
+WIDE_COLUMNS = 1280
+"""The widest two columns are drawn (wide screens, `views.frame.page_frame`)."""
+PAGE_PADDING = 12
+"""The page's padding on each side (`ui.app.make_main`)."""
+
+
+def column_width(vm: AppModel, part: str = "full") -> float:
+    """The width the screen's controls get, in logical pixels, as `views.frame.page_frame` lays them out: the one
+    column (`full`), or on a wide screen the body (`body`, 5/11) or the side column (`side`, 6/11)."""
+    width = vm.session.viewport[0]
+    if part == "full" or not vm.session.wide:
+        return min(width, PHONE_COLUMN) - 2 * PAGE_PADDING
+    both = min(width, WIDE_COLUMNS) - 2 * PAGE_PADDING - 16
+    return both * (5 if part == "body" else 6) / 11
+
+
 @dataclass
 class Status:
     """What the strip says when there is no notice: the screen's own state (a save reason, the last tap)."""
@@ -91,15 +109,19 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
     s, tr = vm.session, vm.tr
     p = palette(s.dark)
     if s.question is not None:
+        q = s.question
+        # Both answers are full-size targets (48 px tall), side by side or, when their words are long,
+        # one above the other.
+        no = labelled(ft.OutlinedButton(q.no_label or tr("confirm.no"), on_click=lambda: vm.cancel(), height=TOUCH,
+                                        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
+                      "confirm-no")
+        yes = labelled(ft.FilledButton(q.yes_label or tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH),
+                       "confirm-yes")
         return ft.AlertDialog(
             modal=True,
-            content=labelled(ft.Text(s.question.text, size=17, weight=ft.FontWeight.W_600), "confirm-box"),
-            actions=[labelled(ft.TextButton(tr("confirm.no"), on_click=lambda: vm.cancel(),
-                                            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
-                              "confirm-no"),
-                     labelled(ft.FilledButton(tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH),
-                              "confirm-yes")],
-            on_dismiss=lambda: vm.cancel() if s.question is not None else None)
+            content=labelled(ft.Text(q.text, size=17, weight=ft.FontWeight.W_600), "confirm-box"),
+            actions=[no, yes], actions_overflow_button_spacing=8,
+            on_dismiss=lambda: vm.dismiss_question() if s.question is not None else None)
     if s.detail is not None:
         d = s.detail
         body: list[ft.Control] = []
@@ -110,9 +132,12 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
             body.append(ft.Text(d.text, size=16, selectable=True))
         if d.sides:
             body.append(breakdown_table(d.sides, p))
+        # The dialog scrolls its title and content as one, between the screen's edges and above OK: a long
+        # breakdown (three sides at 360×640) went on under the OK button.
         return ft.AlertDialog(
+            scrollable=True,
             title=ft.Text(d.title, size=18, weight=ft.FontWeight.W_700),
-            content=labelled(ft.Column(body, tight=True, scroll=ft.ScrollMode.AUTO, spacing=10), d.ident),
+            content=labelled(ft.Column(body, tight=True, spacing=10), d.ident),
             actions=[labelled(ft.FilledButton(tr("nav.ok"), on_click=lambda: vm.close_detail(), height=TOUCH),
                               "detail-ok")],
             on_dismiss=lambda: vm.close_detail() if s.detail is not None else None)

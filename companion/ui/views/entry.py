@@ -8,10 +8,15 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import TIE, AppModel, TapKind, Tone
-from .common import Frame, Status
+from .common import Frame, Status, column_width
+from .metrics import fits, fitting_size
 from .palette import Palette, palette
 from .theme import text_style
-from .widgets import TOUCH, icon_button, labelled, pill, playing_card, primary, secondary, section, stepper, suit_text
+from .widgets import (READABLE, TOUCH, icon_button, in_rows, labelled, per_row, pill, playing_card, primary, secondary,
+                      section, stepper, suit_text)
+
+STEPPERS = 2 * TOUCH + 40
+"""The width of a − n + stepper."""
 
 
 def entry(vm: AppModel) -> Frame:
@@ -21,6 +26,10 @@ def entry(vm: AppModel) -> Frame:
     names = m.names
     n = len(names)
     body: list[ft.Control] = []
+    # A phone held sideways: two columns, so a typical hand needs no scroll (most cards, the 10♦ and the
+    # special two and the xeris on the left; the counting cards on the right).
+    sideways = vm.session.wide and vm.session.short and not d.exact
+    width = column_width(vm, "body" if sideways else "full")
 
     if m.dealer_last_reminder:
         body.append(labelled(ft.Text(tr("entry.dealer_last"), size=13, color=ft.Colors.ON_SURFACE_VARIANT,
@@ -29,29 +38,37 @@ def entry(vm: AppModel) -> Frame:
     # Most cards: who has most, or the counted piles.
     majority = d.majority()
     flagged = m.flagged("cards") | m.flagged("most_cards")
+    words = names + [tr("entry.tie")]
+    k = per_row(words, width, 4)
+    each = (width - 4 * (k - 1)) / k
     most = [pill(names[i], majority == i, lambda _e=None, i=i: m.set_most(i), f"most-{i}", p.sides[i], p.on_sides,
-                 expand=True, label=tr("entry.most_label", side=names[i]), size=16) for i in range(n)]
-    most.append(pill(tr("entry.tie"), majority == TIE, lambda: m.set_most(TIE), "most-tie", expand=True, size=16))
-    most_controls: list[ft.Control] = [ft.Row(most, spacing=4)]
+                 expand=True, label=tr("entry.most_label", side=names[i]), size=16, fit=each) for i in range(n)]
+    most.append(pill(tr("entry.tie"), majority == TIE, lambda: m.set_most(TIE), "most-tie", expand=True, size=16,
+                     fit=each))
+    most_controls: list[ft.Control] = in_rows(most, k)
     if d.show_counts:
         fields = []
         for i in range(n):
             bad = i in flagged or i in d.cards.bad()
             fields.append(labelled(ft.TextField(
+                # No input filter: what is typed stays as typed, and a number that cannot be right is said in
+                # words naming this field (a filter would silently change "-5" into 5, "3.5" into 35).
                 label=("⚠ " if bad else "") + names[i], value=d.cards.shown(i), keyboard_type=ft.KeyboardType.NUMBER,
-                input_filter=ft.NumbersOnlyInputFilter(),
                 on_change=lambda e, i=i: m.type_cards(i, e.control.value), expand=True, text_size=18, dense=True,
                 border_color=ft.Colors.ERROR if bad else (p.sides[i] if d.cards.is_auto(i) else None),
                 helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}", value=d.cards.shown(i)))
         most_controls.append(ft.Row(fields, spacing=8))
     body.append(section(tr("entry.most"), *most_controls, ident="section-most", spacing=2))
 
+    side = None
     if d.exact:
         body += exact_grid(vm, p)
+        body.append(xeris_section(vm, p, width))
+    elif sideways:
+        body += [specials(vm, p, width), xeris_section(vm, p, width)]
+        side = [counting_picker(vm, p, column_width(vm, "side"))]
     else:
-        body.append(counting_picker(vm, p))
-        body.append(specials(vm, p))
-    body.append(xeris_section(vm, p))
+        body += [counting_picker(vm, p, width), specials(vm, p, width), xeris_section(vm, p, width)]
 
     if m.stale is not None:
         footer = [ft.Row([secondary(tr("entry.discard"), lambda: m.discard(), "discard-hand", icon=ft.Icons.CLOSE,
@@ -74,56 +91,75 @@ def entry(vm: AppModel) -> Frame:
                            tr("entry.give_counts") if not d.show_counts else tr("entry.hide_counts"), "toggle-counts"),
                icon_button(ft.Icons.GRID_VIEW if not d.exact else ft.Icons.NUMBERS, lambda: m.set_exact(not d.exact),
                            tr("entry.exact_mode") if not d.exact else tr("entry.count_mode"), "exact-mode")]
-    return Frame(m.title, body, footer=footer, status=status, actions=actions)
+    return Frame(m.title, body, footer=footer, status=status, actions=actions, side=side)
 
 
-def counting_picker(vm: AppModel, p: Palette) -> ft.Control:
-    """One number picker for the counting cards: the side it sets is chosen above it; the last side is worked out."""
+def counting_picker(vm: AppModel, p: Palette, width: float) -> ft.Control:
+    """One number picker for the counting cards: the side it sets is chosen above it; the last side is worked out.
+    Each side's tab has its name on one line and its count below, so neither cuts the other."""
     tr, m = vm.tr, vm.entry
     d = m.draft
     names = m.names
     flagged = m.flagged("counting")
+    values = [m.counting_status(i) for i in range(len(names))]
+    k = per_row(names + values, width, 4)
+    each = (width - 4 * (k - 1)) / k
     tabs = []
     for i, name in enumerate(names):
-        value = m.counting_status(i)
-        tabs.append(pill(f"{name} {value}", m.counting_side == i, lambda _e=None, i=i: m.pick_counting_side(i),
-                         f"counting-side-{i}", p.sides[i], p.on_sides, expand=True, size=14,
-                         auto=d.counting.is_auto(i), flag=i in flagged or None in flagged,
+        value = values[i]
+        tabs.append(pill(name, m.counting_side == i, lambda _e=None, i=i: m.pick_counting_side(i),
+                         f"counting-side-{i}", p.sides[i], p.on_sides, expand=True, size=15,
+                         auto=d.counting.is_auto(i), flag=i in flagged or None in flagged, fit=each, sub=value,
                          label=tr("entry.counting_of", side=name, value=value)))
     side = m.counting_side
     chosen = d.counting.values[side]
     numbers = [pill(str(k), chosen == k and not d.counting.is_auto(side),
                     lambda _e=None, i=side, k=k: m.set_counting(i, k), f"counting-{side}-{k}", p.sides[side],
                     p.on_sides, width=TOUCH, size=16, auto=d.counting.is_auto(side) and chosen == k,
-                    label=tr("entry.counting_label", side=names[side], n=k)) for k in m.counting_range()]
-    return section(m.counting_title(), ft.Row(tabs, spacing=4), ft.Row(numbers, wrap=True, spacing=0, run_spacing=0),
+                    label=tr.n("entry.counting_label", k, side=names[side])) for k in m.counting_range()]
+    return section(m.counting_title(), *in_rows(tabs, k), ft.Row(numbers, wrap=True, spacing=0, run_spacing=0),
                    ident="section-counting", spacing=4)
 
 
-def specials(vm: AppModel, p: Palette) -> ft.Control:
-    """Who took the 10♦ and the special two: one row for two sides, a row each for more."""
+CARD_LABEL = 40
+"""The width of the 10♦ / 2♣ label before its row of names."""
+
+
+def specials(vm: AppModel, p: Palette, width: float) -> ft.Control:
+    """Who took the 10♦ and the special two: one row for two sides whose names fit it, else a row each (and
+    fewer names to a row when they need it): a name is drawn whole, never cut or wrapped mid-word."""
     tr, m = vm.tr, vm.entry
     d = m.draft
     names = m.names
+    n = len(names)
+    # Both cards in one row: each half holds the card's label and a pill per side.
+    half = (width - 10) / 2 - CARD_LABEL - 4
+    together = n == 2 and per_row(names, half, 4) == n
+    room = half if together else width - CARD_LABEL - 4
+    k = n if together else per_row(names, room, 4)
+    each = (room - 4 * (k - 1)) / k
     groups = []
     for key, label, setter, value, field in (("ten", m.ten_label(), m.set_ten, d.ten, "ten_of_diamonds"),
                                              ("two", m.two_label(), m.set_two, d.two, "two")):
         flagged = m.flagged(field)
         choices = [pill(names[i], value == i, lambda _e=None, i=i, f=setter: f(i),
-                        f"{key}-{i}", p.sides[i], p.on_sides, expand=True, size=15, flag=i in flagged,
-                        label=tr("entry.took_label", side=names[i], card=label)) for i in range(len(names))]
-        groups.append(ft.Row([ft.Container(suit_text(label, size=16, weight=ft.FontWeight.W_700, red=p.red_suit),
-                                           width=40), *choices], spacing=4, expand=len(names) == 2))
-    rows = [ft.Row(groups, spacing=10)] if len(names) == 2 else groups
+                        f"{key}-{i}", p.sides[i], p.on_sides, expand=True, size=15, flag=i in flagged, fit=each,
+                        label=tr("entry.took_label", side=names[i], card=label)) for i in range(n)]
+        lines = in_rows(choices, k)
+        card = ft.Container(suit_text(label, size=16, weight=ft.FontWeight.W_700, red=p.red_suit), width=CARD_LABEL,
+                            height=TOUCH, alignment=ft.Alignment.CENTER_LEFT)
+        picks = lines[0] if len(lines) == 1 else ft.Column(lines, spacing=4)
+        picks.expand = True
+        groups.append(ft.Row([card, picks], spacing=4, expand=together,
+                             vertical_alignment=ft.CrossAxisAlignment.START if len(lines) > 1 else None))
+    rows = [ft.Row(groups, spacing=10)] if together else groups
     return section(tr("entry.specials", ten=m.ten_label(), two=m.two_label()), *rows, ident="section-specials",
                    spacing=4)
 
 
-def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
+def xeris_section(vm: AppModel, p: Palette, width: float) -> ft.Control:
     """The xeris: one line while the live taps filled them in; steppers when opened or when there is a problem."""
     tr, m = vm.tr, vm.entry
-    d = m.draft
-    names = m.names
     flagged = m.flagged("xeris") | m.flagged("jack_xeris")
     if not (m.xeris_open or flagged):
         words = ft.Text(spans=[ft.TextSpan(tr("entry.xeris") + "  ", style=text_style(
@@ -134,20 +170,31 @@ def xeris_section(vm: AppModel, p: Palette) -> ft.Control:
                                         icon=ft.Icons.EDIT)], vertical_alignment=ft.CrossAxisAlignment.CENTER)
         return labelled(line, "section-xeris")
     rows = [ft.Row([ft.Text("", expand=True),
-                    ft.Text(tr("field.xeris"), width=2 * TOUCH + 40, text_align=ft.TextAlign.CENTER, size=13),
-                    ft.Text(tr("field.jack_xeris"), width=2 * TOUCH + 40, text_align=ft.TextAlign.CENTER, size=13)],
+                    ft.Text(tr("field.xeris"), width=STEPPERS, text_align=ft.TextAlign.CENTER, size=13),
+                    ft.Text(tr("field.jack_xeris"), width=STEPPERS, text_align=ft.TextAlign.CENTER, size=13)],
                    spacing=4)]
-    for i in range(len(names)):
-        bad = i in flagged or None in flagged
+    # One row per side, or per player in a partnership (a correction then names who made the xeri). A name
+    # too long for the room beside the steppers gets a line of its own above them.
+    beside = width - 2 * STEPPERS - 8
+    xeri_rows = m.xeri_rows()
+    apart = not all(fits(row.name, beside, READABLE) for row in xeri_rows)
+    for row in xeri_rows:
+        i = row.index
+        bad = row.side in flagged or None in flagged
+        shown = ("⚠ " if bad else "") + row.name
+        name = ft.Text(shown, size=fitting_size(shown, width if apart else beside, 15, least=10),
+                       weight=ft.FontWeight.W_700, color=ft.Colors.ERROR if bad else p.sides[row.side],
+                       expand=True, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True)
+        if apart:
+            rows.append(ft.Row([name]))
         rows.append(ft.Row([
-            ft.Text(("⚠ " if bad else "") + names[i], size=15, weight=ft.FontWeight.W_700,
-                    color=ft.Colors.ERROR if bad else p.sides[i], expand=True, max_lines=1,
-                    overflow=ft.TextOverflow.ELLIPSIS),
-            stepper(d.xeris[i], lambda _e=None, i=i: m.step(TapKind.XERI, i, -1), lambda _e=None, i=i: m.step(TapKind.XERI, i, 1),
-                    f"xeris-{i}", tr("entry.xeris_of", side=names[i])),
-            stepper(d.jack_xeris[i], lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, -1),
+            ft.Container(expand=True) if apart else name,
+            stepper(row.xeris, lambda _e=None, i=i: m.step(TapKind.XERI, i, -1),
+                    lambda _e=None, i=i: m.step(TapKind.XERI, i, 1),
+                    f"xeris-{i}", tr("entry.xeris_of", side=row.name)),
+            stepper(row.jack_xeris, lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, -1),
                     lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, 1), f"jack-xeris-{i}",
-                    tr("entry.jack_xeris_of", side=names[i])),
+                    tr("entry.jack_xeris_of", side=row.name)),
         ], spacing=4))
     return section(tr("entry.xeris"), *rows, note=tr("entry.xeris_note"), ident="section-xeris", spacing=2)
 

@@ -119,6 +119,9 @@ def record_screen(vm: AppModel) -> Frame:
         if m.can_continue:
             actions.append(secondary(tr("history.continue"), lambda: m.continue_match(), "continue-abandoned",
                                      icon=ft.Icons.PLAY_ARROW, expand=True))
+        if m.can_rematch:
+            actions.append(secondary(tr("over.rematch"), lambda: m.rematch(), "rematch-past", icon=ft.Icons.REPLAY,
+                                     expand=True))
         actions.append(secondary(tr("history.delete"), lambda: m.ask_delete(), "delete-match",
                                  icon=ft.Icons.DELETE_OUTLINE, expand=True, danger=True))
         out.append(ft.Row(actions))

@@ -10,10 +10,12 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel, TapKind
-from .common import Frame, Status, breakdown_table, watching
+from .common import Frame, Status, breakdown_table, column_width, watching
+from .memo import kept
+from .metrics import fitting_size
 from .palette import Palette, palette
 from .theme import text_style
-from .widgets import card, icon_button, labelled, primary, secondary, section
+from .widgets import card, icon_button, labelled, primary, secondary
 
 
 def scoreboard(vm: AppModel) -> Frame:
@@ -22,23 +24,37 @@ def scoreboard(vm: AppModel) -> Frame:
     p = palette(s.dark)
     wide = s.wide
     writer = s.can_write            # a watching phone sees the table and none of the buttons that change it
-    totals = [goal_line(vm, p), side_boxes(vm, p, big=wide and not s.short)]
+    boxes_width = column_width(vm, "side" if wide and s.short else "body")
+    big = wide and not s.short
+    totals = [goal_line(vm, p), side_boxes(vm, p, boxes_width, big=big)]
     # A phone held sideways has room for the xeri buttons or the totals, not both: the buttons stay in
     # reach on the left and the totals head the score sheet beside them.
     sideways = wide and s.short and not st.is_over
     controls: list[ft.Control] = watching(vm) + ([] if sideways else totals)
     if st.is_over:
         controls += match_over(vm, p)
-        footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] if writer else []
+        footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] \
+            if writer else []
     else:
-        controls.append(labelled(ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
-                                         ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600)]),
-                                 "dealer-line"))
-        controls.append(live_panel(vm, p) if writer else live_counts(vm, p))
+        # Who deals, and beside it Undo tap: one row, so that the score sheet's newest hand and the totals
+        # are on a 360×640 screen with the xeri buttons, without a scroll.
+        deal = labelled(ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
+                                ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600)]),
+                        "dealer-line")
+        deal.expand = True
+        undo = [secondary(tr("match.undo_tap"), lambda: table.undo_tap(), "undo-tap", icon=ft.Icons.UNDO,
+                          disabled=not table.record.live.taps)] if writer else []
+        controls.append(ft.Row([deal, *undo], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        controls.append(live_panel(vm, p, column_width(vm, "body")) if writer else live_counts(vm, p))
         footer = [primary(tr("match.end_hand"), lambda: table.end_hand(), "end-hand", icon=ft.Icons.EDIT_NOTE)] \
             if writer else []
-    sheet = score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
-                        table.show_breakdown, edit=table.ask_edit if writer else None)
+    sheet_width = column_width(vm, "side" if wide else "full")
+    # The sheet is kept from the redraw before while the match's hands are as they were (a tap, a resize
+    # of another part): it is most of the scoreboard's controls.
+    sheet = kept(s, "score-sheet", (table.record.id, table.record.revision.hands, table.record.revision.changes,
+                                    tuple(table.side_names), table.opened, s.lang, s.dark, sheet_width, writer),
+                 lambda: score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
+                                     table.show_breakdown, edit=table.ask_edit if writer else None, width=sheet_width))
     # Undo and Stop sit in the header, where nothing the sheet grows by can move them.
     header_actions = [icon_button(ft.Icons.UNDO, lambda: table.ask_undo(), tr("match.undo_hand"), "undo-hand",
                                   disabled=not table.match.hands)] if writer else []
@@ -64,51 +80,74 @@ def goal_line(vm: AppModel, p: Palette) -> ft.Control:
                                    ft.Text(table.goal_line(), size=15, weight=ft.FontWeight.W_700,
                                            color=p.on_tertiary_container, expand=True, max_lines=1,
                                            overflow=ft.TextOverflow.ELLIPSIS)], spacing=6),
-                           bgcolor=p.tertiary_container, border_radius=10, height=40,
+                           bgcolor=p.tertiary_container, border_radius=10, height=GOAL_LINE,
                            padding=ft.Padding.symmetric(horizontal=10))
     else:
-        box = ft.Container(ft.Text(table.goal_line(), size=14, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=2,
+        # One line (the short form: "first to 151, then 251"); screen readers get the goal in full.
+        box = ft.Container(ft.Text(table.goal_short(), size=14, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                                    overflow=ft.TextOverflow.ELLIPSIS, text_align=ft.TextAlign.CENTER),
-                           height=40, alignment=ft.Alignment.CENTER)
+                           height=GOAL_LINE, alignment=ft.Alignment.CENTER)
     return labelled(box, "goal-line", table.goal_line())
 
 
-def side_boxes(vm: AppModel, p: Palette, big: bool = False) -> ft.Control:
+GOAL_LINE = 30
+"""The goal line's height, the same whether it states the goal or says the match was played on."""
+
+
+def side_boxes(vm: AppModel, p: Palette, width: float, big: bool = False) -> ft.Control:
     table = vm.scoreboard
     compact = len(table.side_names) > 2 and not big   # four boxes share a phone's width
     boxes = []
+    n = len(table.side_names)
+    inner = (width - 6 * (n - 1)) / n - 12 - 6       # the box's padding and border
     for i, box in enumerate(table.boxes(compact)):
         size = 72 if big else (32 if compact else 44)
-        lines = [ft.Text(box.name, size=22 if big else 15, weight=ft.FontWeight.W_700, color=p.sides[i], max_lines=1,
-                         overflow=ft.TextOverflow.ELLIPSIS),
+        # The name on one line, smaller when it needs to be (cut only past the least size; the total's label
+        # says it whole).
+        name_size = 22 if big else 15
+        lines = [ft.Container(ft.Text(box.name, size=fitting_size(box.name, inner, name_size, least=10),
+                                      weight=ft.FontWeight.W_700, color=p.sides[i], max_lines=1, no_wrap=True,
+                                      overflow=ft.TextOverflow.ELLIPSIS),
+                              height=round(name_size * 1.45), alignment=ft.Alignment.CENTER),
                  labelled(ft.Text(str(box.total), size=size, weight=ft.FontWeight.W_800), f"total-{i}", box.label)]
         if box.players:
             lines.insert(1, ft.Text(box.players, size=13, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS))
         small = dict(size=16 if big else (12 if compact else 13), color=ft.Colors.ON_SURFACE_VARIANT,
                      text_align=ft.TextAlign.CENTER, max_lines=1)
-        if box.needs:
-            lines.append(ft.Text(box.needs, **small))
-        lines.append(ft.Text(("★ " if box.is_winner else "") + box.hands_won, **small))
+        won = ("★ " if box.is_winner else "") + box.hands_won
+        if box.needs and n == 2 and not big:   # two boxes have room for both on one line: the sheet gets it
+            lines.append(ft.Text(f"{box.needs} · {won}", **small))
+        else:
+            if box.needs:
+                lines.append(ft.Text(box.needs, **small))
+            lines.append(ft.Text(won, **small))
         boxes.append(ft.Container(ft.Column(lines, spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                                  expand=True, padding=ft.Padding.symmetric(horizontal=6, vertical=8),
+                                  expand=True, padding=ft.Padding.symmetric(horizontal=6, vertical=6),
                                   border_radius=16, bgcolor=ft.Colors.SURFACE_CONTAINER_LOW,
                                   border=ft.Border.all(3 if box.is_winner else 1,
                                                        p.sides[i] if box.is_winner else ft.Colors.OUTLINE_VARIANT)))
     return ft.Row(boxes, spacing=6, vertical_alignment=ft.CrossAxisAlignment.START)
 
 
-def live_panel(vm: AppModel, p: Palette) -> ft.Control:
+def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
     """A row per player: their xeris and jack xeris as they happen (the count is on the button)."""
     tr, table = vm.tr, vm.scoreboard
     rows = []
+    # The player's name is on their Xeri button, above the count: the two buttons share the row's width, so a
+    # 12-letter name is drawn whole (a name column beside them was 76 px, and wrapped it mid-word).
+    each = (width - 6) / 2 - 16
     for seat in table.seats():
         color = p.sides[seat.side]
         text = text_style(size=16, weight=ft.FontWeight.W_600)
+        xeri_words = ft.Column([
+            ft.Text(seat.player, size=fitting_size(seat.player, each, 14, least=10), weight=ft.FontWeight.W_700,
+                    max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True),
+            ft.Text(f"{tr('match.xeri')}  {seat.xeris}", size=16, weight=ft.FontWeight.W_600, no_wrap=True),
+        ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            alignment=ft.MainAxisAlignment.CENTER)
         rows.append(ft.Row([
-            ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=color, width=76, max_lines=2,
-                    overflow=ft.TextOverflow.ELLIPSIS),
-            labelled(ft.FilledButton(f"{tr('match.xeri')}  {seat.xeris}",
+            labelled(ft.FilledButton(xeri_words,
                                      on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
                                      height=52, expand=True,
                                      style=ft.ButtonStyle(bgcolor=color, color=p.on_sides, text_style=text,
@@ -123,10 +162,6 @@ def live_panel(vm: AppModel, p: Palette) -> ft.Control:
                                                             shape=ft.RoundedRectangleBorder(radius=12))),
                      f"jack-xeri-{seat.seat}", seat.jack_xeri_label),
         ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    has_taps = bool(table.record.live.taps)
-    rows.append(ft.Row([ft.Text(tr("match.during"), size=13, color=ft.Colors.ON_SURFACE_VARIANT, expand=True),
-                        secondary(tr("match.undo_tap"), lambda: table.undo_tap(), "undo-tap", icon=ft.Icons.UNDO,
-                                  disabled=not has_taps)]))
     return labelled(ft.Column(rows, spacing=6), "live-panel")
 
 
@@ -139,25 +174,30 @@ def live_counts(vm: AppModel, p: Palette) -> ft.Control:
 
 
 def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakdown_of, toggle,
-                edit=None) -> list[ft.Control]:
+                edit=None, width: float | None = None) -> list[ft.Control]:
     """The score sheet: a row per hand, newest first; per side the hand's points and the running total; the
     hand's winner marked with ★ (not colour alone); a tap opens the hand's breakdown."""
     tr = vm.tr
     if not rows:
         return [labelled(ft.Text(tr("match.no_hands"), color=ft.Colors.ON_SURFACE_VARIANT), "no-hands")]
     sides = len(rows[0].points)
-    head = [ft.Container(ft.Text("#", size=13, color=ft.Colors.ON_SURFACE_VARIANT), width=40)]
+    # The sheet's title heads its number column (one line less above the newest hand).
+    head = [ft.Container(ft.Text(tr("match.hands"), size=13, weight=ft.FontWeight.W_700, no_wrap=True,
+                                 color=ft.Colors.ON_SURFACE_VARIANT), width=40)]
+    column = ((width or column_width(vm)) - 16 - 40 - 4 * sides) / sides
     for i in range(sides):
-        head.append(ft.Container(ft.Text(names[i] or "", size=13, weight=ft.FontWeight.W_700, color=p.sides[i],
+        name = names[i] or ""
+        head.append(ft.Container(ft.Text(name, size=fitting_size(name, column, 13, least=10),
+                                         weight=ft.FontWeight.W_700, color=p.sides[i], no_wrap=True,
                                          max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
                                          text_align=ft.TextAlign.RIGHT), expand=True))
     out: list[ft.Control] = [ft.Row(head, spacing=4)]
     for row in rows:
         is_open = opened == row.index
-        cells: list[ft.Control] = [ft.Column([ft.Text(str(row.index + 1), size=16, weight=ft.FontWeight.W_700),
-                                              ft.Text(row.dealer, size=11, color=ft.Colors.ON_SURFACE_VARIANT,
-                                                      max_lines=1, overflow=ft.TextOverflow.ELLIPSIS)],
-                                             spacing=0, width=40)]
+        # The hand's number only: the small name under it was the dealer, unlabelled, and read like the
+        # winner. The winner is marked by ★ on its points; who dealt is said in words in the open row.
+        cells: list[ft.Control] = [ft.Container(ft.Text(str(row.index + 1), size=16, weight=ft.FontWeight.W_700),
+                                                width=40)]
         for i, (points, total) in enumerate(zip(row.points, row.running)):
             won = row.winner == i
             cells.append(ft.Container(ft.Column([
@@ -174,6 +214,8 @@ def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakd
                 bgcolor=p.tertiary_container, border_radius=8, padding=ft.Padding.symmetric(horizontal=8, vertical=4)),
                 f"event-{row.index}"))
         if is_open:
+            body.append(labelled(ft.Text(row.detail, size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+                                 f"detail-{row.index}"))
             body.append(breakdown_table(breakdown_of(row.index), p))
             if edit is not None:
                 body.append(secondary(tr("match.edit_hand"), lambda _e=None, i=row.index: edit(i),
@@ -182,7 +224,7 @@ def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakd
                      totals=" : ".join(str(t) for t in row.running)))
         out.append(card(*body, padding=8, ident=f"hand-{row.index}", label=winner,
                         on_click=lambda _e=None, i=row.index: toggle(i)))
-    return [section(tr("match.hands"), *out, ident="score-sheet", spacing=4)]
+    return [labelled(ft.Column(out, spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH), "score-sheet")]
 
 
 def match_over(vm: AppModel, p: Palette) -> list[ft.Control]:

@@ -6,7 +6,8 @@ import flet as ft
 
 from ..viewmodel import AppModel
 from ..viewmodel.setup import GOAL_KINDS, LAYOUTS
-from .common import Frame, Status
+from .common import Frame, Status, column_width
+from .metrics import text_width
 from .palette import palette
 from .widgets import TOUCH, card, labelled, pill, primary, section, stepper, suit_text, toggle
 
@@ -15,6 +16,7 @@ def setup(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.setup
     f = m.form
     p = palette(vm.session.dark)
+    wide = vm.session.wide
     body: list[ft.Control] = []
     body.append(section(tr("setup.who"), ft.Row([
         pill(tr(f"setup.layout.{k}"), f.layout == k, lambda _e=None, k=k: m.set_layout(k), f"layout-{k}", size=14,
@@ -43,10 +45,18 @@ def setup(vm: AppModel) -> Frame:
                 name_field(2 * team, tr("setup.player", n=2 * team + 1)),
                 name_field(2 * team + 1, tr("setup.player", n=2 * team + 2)),
                 padding=12))
+        if wide:   # the two teams side by side
+            teams = [ft.Row([ft.Container(t, expand=True) for t in teams], spacing=8,
+                            vertical_alignment=ft.CrossAxisAlignment.START)]
         body.append(section(tr("setup.players"), *teams, note=m.seating_note()))
     else:
-        body.append(section(tr("setup.players"), *[name_field(i, tr("setup.player", n=i + 1)) for i in range(f.seats)],
-                            note=m.seating_note()))
+        fields = [name_field(i, tr("setup.player", n=i + 1)) for i in range(f.seats)]
+        if wide:   # two name fields to a row: a phone held sideways shows them together
+            fields = [ft.Row([ft.Container(x, expand=True) for x in fields[i:i + 2]], spacing=8,
+                             vertical_alignment=ft.CrossAxisAlignment.START) for i in range(0, len(fields), 2)]
+        body.append(section(tr("setup.players"), *fields, note=m.seating_note()))
+    # Wide (a tablet, a phone held sideways): who plays on the left, the rules, goal and dealer beside it.
+    rules_column: list[ft.Control] = []
 
     presets = []
     for choice in m.presets():
@@ -58,8 +68,9 @@ def setup(vm: AppModel) -> Frame:
                               spacing=2, expand=True)]),
             padding=12, on_click=lambda _e=None, n=choice.name: m.set_preset(n), ident=f"preset-{choice.name}",
             border=ft.Colors.PRIMARY if choice.selected else None))
-    body.append(section(tr("setup.rules"), *presets))
-    body.append(section(tr("setup.variants"), *[
+    rest = rules_column if wide else body
+    rest.append(section(tr("setup.rules"), *presets))
+    rest.append(section(tr("setup.variants"), *[
         toggle(sw.label, sw.on, lambda on, name=sw.field: m.switch(name, on), f"variant-{sw.key}")
         for sw in m.switches()], spacing=2))
 
@@ -74,11 +85,15 @@ def setup(vm: AppModel) -> Frame:
                                      stepper(f.hands, lambda: m.step_hands(-1), lambda: m.step_hands(1), "hands",
                                              tr("setup.hands"), minimum=1)]))
     goal_controls.append(ft.Text(m.goal_line(), size=14, color=ft.Colors.ON_SURFACE_VARIANT))
-    body.append(section(tr("setup.goal"), *goal_controls))
+    rest.append(section(tr("setup.goal"), *goal_controls))
 
+    room = column_width(vm, "side" if wide else "full")
+    # A pill as wide as its name, but never wider than the column: a 40-letter name is drawn smaller there.
     dealer_pills = [pill(d.label, d.selected, lambda _e=None, seat=d.seat: m.set_first_dealer(seat),
-                         "dealer-draw" if d.seat is None else f"dealer-{d.seat}", size=15) for d in m.dealers()]
-    body.append(section(tr("setup.first_dealer"), ft.Row(dealer_pills, wrap=True, spacing=6, run_spacing=6)))
+                         "dealer-draw" if d.seat is None else f"dealer-{d.seat}", size=15,
+                         **({"width": room, "fit": room} if text_width(d.label, 15) + 24 > room else {}))
+                    for d in m.dealers()]
+    rest.append(section(tr("setup.first_dealer"), ft.Row(dealer_pills, wrap=True, spacing=6, run_spacing=6)))
 
     missing = m.missing_text()
     rules_line = suit_text(m.rules_line(), size=14, weight=ft.FontWeight.W_600, color=ft.Colors.ON_SURFACE_VARIANT,
@@ -87,4 +102,4 @@ def setup(vm: AppModel) -> Frame:
               primary(tr("setup.start"), lambda: m.start(), "start-match", icon=ft.Icons.PLAY_ARROW,
                       disabled=bool(missing))]
     status = Status(missing or "")
-    return Frame(tr("setup.title"), body, footer=footer, status=status)
+    return Frame(tr("setup.title"), body, footer=footer, status=status, side=rules_column if wide else None)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import flet as ft
 
+from .metrics import fits, fitting_size
 from .palette import Palette
 from .theme import text_style
 
@@ -57,17 +58,27 @@ def secondary(text: str, on_click: Callable | None, ident: str | None = None, ic
 
 
 def icon_button(icon: Any, on_click: Callable | None, tooltip: str, ident: str, disabled: bool = False) -> ft.Control:
-    """An icon action (headers, small actions): 48 × 48."""
+    """An icon action (headers, small actions): 48 × 48, its words the tooltip and the screen readers' label."""
     return labelled(ft.IconButton(icon, on_click=on_click, tooltip=tooltip, width=TOUCH, height=TOUCH,
-                                  disabled=disabled), ident)
+                                  disabled=disabled), ident, tooltip)
+
+
+PILL_PAD = 6
+"""A pill's padding on each side of its words."""
+READABLE = 13
+"""The least size a name is drawn at before the screen gives it more room (fewer to a row)."""
 
 
 def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None = None,
          color: str | None = None, on_color: str | None = None, width: int | None = None, label: str | None = None,
-         expand: bool | int = False, auto: bool = False, size: int = 18, flag: bool = False) -> ft.Control:
+         expand: bool | int = False, auto: bool = False, size: int = 18, flag: bool = False,
+         fit: float | None = None, sub: str | None = None) -> ft.Control:
     """A choice: filled with `color` when selected (text in `on_color`), outlined otherwise.
 
     `flag` marks a choice that is wrong with a ⚠ in its text as well as its outline: never colour alone.
+    `fit` is the pill's width: its words (a name) are then drawn on one line at a size that fits it, never
+    wrapped mid-word (cut with an ellipsis only below the least size: the label says them whole). `sub` is a
+    second, smaller line (a side's count under its name).
     """
     color = color or ft.Colors.PRIMARY
     style = ft.ButtonStyle(
@@ -80,9 +91,45 @@ def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None
                            ft.Colors.ERROR if flag else (color if (selected or auto) else ft.Colors.OUTLINE)),
     )
     shown = f"⚠ {text}" if flag else text
-    button = ft.OutlinedButton(shown, on_click=on_click, style=style, height=TOUCH, width=width or None,
+    content: str | ft.Control = shown
+    if fit is not None or sub is not None:
+        inner = (fit or width or 10_000) - 2 * PILL_PAD - 4      # the padding and the outline
+        drawn = fitting_size(shown, inner, size, least=10)
+        line = ft.Text(shown, size=drawn, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True,
+                       text_align=ft.TextAlign.CENTER)
+        content = line
+        if sub is not None:
+            small = fitting_size(sub, inner, min(13, drawn), least=10, bold=False)
+            content = ft.Column([line, ft.Text(sub, size=small, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS,
+                                               no_wrap=True, weight=ft.FontWeight.NORMAL)],
+                                spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                                alignment=ft.MainAxisAlignment.CENTER)
+        label = label or (shown if sub is None else f"{shown} {sub}")
+    button = ft.OutlinedButton(content, on_click=on_click, style=style, height=TOUCH, width=width or None,
                                expand=expand)
     return labelled(button, ident, label)
+
+
+def per_row(texts: list[str], width: float, spacing: float, size: float = READABLE, most: int | None = None) -> int:
+    """How many pills of these words go in a row `width` wide so that every one is drawn whole at `size` or
+    more: all of them when they fit, else fewer to a row (a name is never wrapped mid-word)."""
+    count = min(len(texts), most or len(texts))
+    for k in range(count, 1, -1):
+        inner = (width - spacing * (k - 1)) / k - 2 * PILL_PAD - 4
+        if all(fits(t, inner, size) for t in texts):
+            rows = -(-count // k)
+            return -(-count // rows)     # as many to each row as the rows allow: 2 + 2, not 3 + 1
+    return 1
+
+
+def in_rows(controls: list[ft.Control], k: int, spacing: float = 4) -> list[ft.Control]:
+    """The controls `k` to a row; a last, shorter row keeps the same widths (spacers fill it)."""
+    rows = []
+    for start in range(0, len(controls), k):
+        chunk = controls[start:start + k]
+        chunk += [ft.Container(expand=True) for _ in range(k - len(chunk))] if start else []
+        rows.append(ft.Row(chunk, spacing=spacing))
+    return rows
 
 
 def section(title: str, *controls: ft.Control, note: str | None = None, ident: str | None = None,
