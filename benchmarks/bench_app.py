@@ -154,7 +154,7 @@ def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
         counting[0].append(page_ms)
         counting[1].append(wall_ms)
 
-    saves = ([], [])
+    saves: tuple[list[float], list[float]] = ([], [])
     for n in range(1, RUNS + 1):
         if n > 1:
             app.tap("end-hand")

@@ -224,7 +224,8 @@ def main() -> None:
                   f"({seconds * 1000 / count:.1f} ms a match)")
             results[count] = measure(folder, count)
             work[count] = work_counts(folder)
-            assert set(work[count]) == set(GOAL_FIGURES) <= set(results[count]), "a goal figure is not both timed and counted"
+            assert set(work[count]) == set(GOAL_FIGURES) <= set(results[count]), \
+                "a goal figure is not both timed and counted"
         print(f"\nmedian ms ({RUNS} runs on an open store, {COLD_RUNS} when the store is opened again each run); "
               f"goal: under {GOAL_MS} ms at 1,000 matches, growing no worse than linearly "
               f"(judged on the work done: Python function calls, 1000/100 ≤ {WORK_LINEAR:.0f}; the time ratio is "

@@ -20,7 +20,7 @@ def slow_fsync(fd: int) -> None:
 
 
 if __name__ == "__main__":
-    os.fsync = slow_fsync
+    os.fsync = slow_fsync  # type: ignore[assignment]  # an int is all the app passes
     from companion.cli import main
 
     sys.exit(main(sys.argv[1:]))

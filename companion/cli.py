@@ -141,7 +141,7 @@ def finish_output(command: Callable[[], int], lang: str) -> int:
     quietly, as it ends `cat` (`PIPE_CLOSED`); output the system refuses otherwise (`> /dev/full`) is said in
     one sentence on standard error, exit status 2. Either way nothing more is written to standard output."""
     real = sys.stdout
-    sys.stdout = _Guarded(real)  # type: ignore[assignment]
+    sys.stdout = _Guarded(real)
     try:
         status = command()
         sys.stdout.flush()

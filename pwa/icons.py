@@ -1,6 +1,6 @@
 """Draw the app's icons: two playing cards fanned on the app's green, the front one marked with a Ξ
-(Xeri, Ξερή) and a red diamond (the 10♦ every hand counts), one in each corner as a card's index sits. Drawn from shapes only: no font,
-no borrowed artwork.
+(Xeri, Ξερή) and a red diamond (the 10♦ every hand counts), one in each corner as a card's index sits.
+Drawn from shapes only: no font, no borrowed artwork.
 
     .venv/bin/pip install pillow && .venv/bin/python -m pwa.icons      # rewrites the PNGs below
 

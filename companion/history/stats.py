@@ -216,7 +216,8 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
                                    ("partner_xeris", px), ("partner_jack_xeris", pj),
                                    ("partnership_own_xeris", x), ("partnership_own_jack_xeris", j)):
                     team[key] += value
-        if fig.best_points is not None and (best is None or fig.best_points > best.points):
+        better = fig.best_points is not None and (best is None or fig.best_points > best.points)
+        if better and fig.best_points is not None and fig.best_hand is not None:
             best = BestHand(points=fig.best_points, match_id=sm.record.id, hand=fig.best_hand, date=sm.date)
     played = results["won"] + results["lost"] + results["drawn"]
     return PlayerStats(

@@ -119,8 +119,8 @@ class Table:
             record = self._current(match_id, expected)
             match = record_hand(record.match, entry)
             own = record.live.taps if taps is None else self._checked_taps(record.match, entry, taps)
-            taps = tuple(record.taps_of(i) for i in range(len(record.match.hands))) + (own,)
-            return self._save(replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=taps))
+            kept = tuple(record.taps_of(i) for i in range(len(record.match.hands))) + (own,)
+            return self._save(replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=kept))
 
     def undo_hand(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
         """Take back the last hand; the trail keeps it."""

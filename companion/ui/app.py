@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib.resources import files
-from typing import Any
+from typing import Any, TypeVar
 
 import flet as ft
 
@@ -44,6 +44,8 @@ class ObservableSession(ft.observable(Session)):  # type: ignore[misc]
 SessionMaker = Callable[[ft.Page], Session]
 """Makes a new page's session (the front door chooses: served, or the browser build's)."""
 
+T = TypeVar("T")
+
 ASSETS = str(files(__package__) / "assets")
 """The web assets (the fonts), inside the package: a real folder wherever the package is installed."""
 
@@ -52,9 +54,9 @@ ASSETS = str(files(__package__) / "assets")
 def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     """One phone's page: its session and view model, what the page does for them, and the screen on show."""
     page = ft.context.page
-    session, _ = ft.use_state(lambda: new_session(page))
-    vm, _ = ft.use_state(lambda: AppModel(parts.services, session=session))
-    adapter, _ = ft.use_state(lambda: PageAdapter(page, vm, options, parts.writer))
+    session = _once(lambda: new_session(page))
+    vm = _once(lambda: AppModel(parts.services, session=session))
+    adapter = _once(lambda: PageAdapter(page, vm, options, parts.writer))
     ft.on_mounted(adapter.attach)
     ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
     ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])
@@ -64,6 +66,12 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     adapter.hand_over_download()
     ft.use_dialog(page_dialog(vm, options.test_hooks))
     return page_frame(vm, options.test_hooks)
+
+
+def _once(make: Callable[[], T]) -> T:
+    """A value a component makes on its first render and keeps (`ft.use_state`, whose maker Flet types as
+    returning nothing)."""
+    return ft.use_state(make)[0]  # type: ignore[arg-type]
 
 
 def served_session(parts: Parts, table: TableInfo | None = None) -> SessionMaker:

@@ -43,7 +43,8 @@ def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, 
         app = server.build_app(main, host=host, port=port, code=TableCode(code, port), assets_dir=ASSETS,
                                app_name="Xeri Companion")
         # The laptop's own browser: on loopback it is the owner; a browser on a LAN address needs the code.
-        own = f"http://127.0.0.1:{port}/" if host in ("0.0.0.0", "::", "", "*") or is_loopback(host) else info.join_url
+        loopback = host in ("0.0.0.0", "::", "", "*") or is_loopback(host)
+        own = f"http://127.0.0.1:{port}/" if loopback or info is None else info.join_url
 
         def ready() -> None:
             print(f"Xeri Companion is at {own} (data in {parts.services.library.folder}); press Ctrl+C to stop.",

@@ -223,7 +223,7 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
     assert ready["snapshot"] in ("used", "done"), ready   # "used": the page before the reload made it
     phone.close()
     phone.server.stop()                               # from now on nothing answers at that address
-    with pytest.raises(Exception):
+    with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", phone.server.port), timeout=1)
 
     app = phone.open()

@@ -18,7 +18,7 @@ from companion.formats.archive import MAX_ENTRY_BYTES
 from companion.service import ImportReport
 from companion.resources import CHECKOUT_DATA as DATA_DIR
 
-from tests.play import backups, books
+from tests.play import backups
 
 from tests.formats.zips import MiB, many_entries, shared_entries
 

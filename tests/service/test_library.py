@@ -95,7 +95,7 @@ def test_an_unknown_meta_id_is_replaced_by_a_new_one(store):
 ])
 def test_a_bad_match_file_is_refused_and_nothing_is_stored(store, text):
     with pytest.raises(MatchFileError):
-        books(store).import_match(text).record
+        books(store).import_match(text)
     assert store.list_matches() == [] and store.players() == []
 
 

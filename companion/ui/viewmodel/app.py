@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from ...history.cache import HistoryCache
 from ...net.access import Access, normalise
 from ...service import Services
@@ -58,7 +60,8 @@ class AppModel(ViewModel):
             self.entry.leave()
             return
         self.session.back()
-        if self.session.screen is Screen.ENTRY and self.entry.draft is None:
+        now = cast(Screen, self.session.screen)  # where back() went (not the screen tested above)
+        if now is Screen.ENTRY and self.entry.draft is None:
             self.session.screen = Screen.SCOREBOARD
 
     @intent

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from dataclasses import dataclass, field
 
 from ...engine.cards import DECK_SIZE, Card
@@ -313,7 +315,8 @@ class EntryDraft:
         most = None
         if cards is None:
             most = None if self.most == TIE else self.most
-        common = dict(xeris=tuple(self.xeris), jack_xeris=tuple(self.jack_xeris), cards=cards, most_cards=most)
+        common: dict[str, Any] = dict(xeris=tuple(self.xeris), jack_xeris=tuple(self.jack_xeris), cards=cards,
+                                      most_cards=most)
         if self.exact:
             held = tuple(tuple(sorted((c for c, s in self.held.items() if s == side), key=lambda c: c.sort_key))
                          for side in range(self.sides))

@@ -227,7 +227,7 @@ class RecordModel(ViewModel):
         self.session.background(lambda: self._rescore(match, rules), self._rescored)
 
     @staticmethod
-    def _rescore(match, rules) -> WhatIf | WhatIfError | MatchError:
+    def _rescore(match, rules) -> WhatIf | WhatIfError | RulesError | MatchError:
         try:
             return what_if(match, rules)
         except (WhatIfError, RulesError, MatchError) as exc:

@@ -133,7 +133,7 @@ class Session:
         self.page_actions: dict[str, Callable[[], Any]] = {}
         """What only the page can do (share, pick files on the device), set by the page; the screens'
         buttons call them."""
-        self.announce: Callable[[str], None] | None = None
+        self.announce: Callable[[dict[str, Any]], None] | None = None
         """Set by the page: tells the other sessions (phones) that a match changed (its id)."""
         self.problems_at_open: list[str] = [self._damaged_text(d) for d in services.library.damaged()]
         self.on_home: list[Callable[[], None]] = []
@@ -198,7 +198,7 @@ class Session:
     def tr(self) -> Translator:
         return Translator(self.lang)
 
-    def say(self, key: str, tone: Tone = Tone.INFO, **values: Any) -> None:
+    def say(self, key: str, tone: Tone = Tone.INFO, /, **values: Any) -> None:
         """Show the catalog sentence `key`."""
         self.notice = Notice(self.tr(key, **values), tone)
 
@@ -307,7 +307,7 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
         depth = session.__dict__.get("_depth", 0)
         if depth == 0:
             session.intent_began()
-        session._depth = depth + 1
+        session.__dict__["_depth"] = depth + 1  # not an observed field: no redraw for it
         try:
             if writes and not session.can_write:
                 session.question = None
@@ -318,14 +318,14 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
             if not self.recover(exc):
                 raise
         finally:
-            session._depth = depth
+            session.__dict__["_depth"] = depth
             if depth == 0 and person:
                 session.taps += 1
             session.revision += 1
             if depth == 0:
                 session.intent_ended()
 
-    run.writes = writes  # read by the tests that list every intent that writes
+    run.writes = writes  # type: ignore[attr-defined]  # read by the tests that list every intent that writes
     return run
 
 

@@ -91,7 +91,7 @@ def strip(vm: AppModel, frame: Frame, p: Palette) -> ft.Control:
     fg = p.on_error_container if problem else (p.on_secondary_container if notice is not None else p.on_surface_variant)
     words = suit_text(text, size=15, weight=ft.FontWeight.W_600 if (problem or notice) else ft.FontWeight.NORMAL,
                       color=fg, max_lines=2, overflow=ft.TextOverflow.ELLIPSIS, red=p.red_suit)
-    row = [ft.Icon(ft.Icons.WARNING_AMBER_ROUNDED, color=fg, size=20)] if problem else []
+    row: list[ft.Control] = [ft.Icon(ft.Icons.WARNING_AMBER_ROUNDED, color=fg, size=20)] if problem else []
     row.append(ft.Container(words, expand=True))
     if tap is not None and text:
         row.append(ft.Icon(ft.Icons.UNFOLD_MORE, color=fg, size=18))
@@ -146,10 +146,10 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
 
 def breakdown_table(sides, p: Palette) -> ft.Control:
     """Every line of a hand's score, per side, with the rule it comes from in words."""
-    blocks = []
+    blocks: list[ft.Control] = []
     for side in sides:
-        lines = [ft.Text(f"{side.name}: {side.total}", size=16, weight=ft.FontWeight.W_700,
-                         color=p.sides[side.side])]
+        lines: list[ft.Control] = [ft.Text(f"{side.name}: {side.total}", size=16, weight=ft.FontWeight.W_700,
+                                           color=p.sides[side.side])]
         for line in side.lines:
             dim = p.on_surface_variant if not line.points else None
             lines.append(ft.Row([

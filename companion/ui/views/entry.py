@@ -71,8 +71,8 @@ def entry(vm: AppModel) -> Frame:
         body += [counting_picker(vm, p, width), specials(vm, p, width), xeris_section(vm, p, width)]
 
     if m.stale is not None:
-        footer = [ft.Row([secondary(tr("entry.discard"), lambda: m.discard(), "discard-hand", icon=ft.Icons.CLOSE,
-                                    expand=True),
+        footer: list[ft.Control] = [ft.Row([secondary(tr("entry.discard"), lambda: m.discard(), "discard-hand",
+                                              icon=ft.Icons.CLOSE, expand=True),
                           labelled(ft.FilledButton(m.reopen_label(), icon=ft.Icons.REFRESH, on_click=lambda: m.reopen(),
                                                    height=56, expand=True), "reopen-hand")], spacing=8)]
         status = Status(m.stale_line(), Tone.PROBLEM)
@@ -138,7 +138,7 @@ def specials(vm: AppModel, p: Palette, width: float) -> ft.Control:
     room = half if together else width - CARD_LABEL - 4
     k = n if together else per_row(names, room, 4)
     each = (room - 4 * (k - 1)) / k
-    groups = []
+    groups: list[ft.Control] = []
     for key, label, setter, value, field in (("ten", m.ten_label(), m.set_ten, d.ten, "ten_of_diamonds"),
                                              ("two", m.two_label(), m.set_two, d.two, "two")):
         flagged = m.flagged(field)
@@ -152,7 +152,7 @@ def specials(vm: AppModel, p: Palette, width: float) -> ft.Control:
         picks.expand = True
         groups.append(ft.Row([card, picks], spacing=4, expand=together,
                              vertical_alignment=ft.CrossAxisAlignment.START if len(lines) > 1 else None))
-    rows = [ft.Row(groups, spacing=10)] if together else groups
+    rows: list[ft.Control] = [ft.Row(groups, spacing=10)] if together else groups
     return section(tr("entry.specials", ten=m.ten_label(), two=m.two_label()), *rows, ident="section-specials",
                    spacing=4)
 
@@ -204,7 +204,7 @@ def exact_grid(vm: AppModel, p: Palette) -> list[ft.Control]:
     tiles = [playing_card(p, c.rank.value, c.suit.symbol, c.suit.is_red, holder,
                           lambda _e=None, code=c.code: m.tap_card(code), label, f"card-{c.code}")
              for c, holder, label in m.exact_cards()]
-    counts = [ft.Text(text, color=p.sides[i], size=15, weight=ft.FontWeight.W_600)
+    counts: list[ft.Control] = [ft.Text(text, color=p.sides[i], size=15, weight=ft.FontWeight.W_600)
               for i, text in enumerate(m.exact_counts())]
     return [section(tr("entry.exact_title"), ft.Row(tiles, wrap=True, spacing=4, run_spacing=4),
                     ft.Row(counts, wrap=True, spacing=12), note=tr("entry.exact_note"), ident="exact-grid")]

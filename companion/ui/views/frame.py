@@ -39,9 +39,10 @@ def page_frame(vm: AppModel, hooks: bool = False) -> ft.Control:
     key = f"screen-{session.screen}"
     body = ft.Column(frame.body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, key=key)
     if frame.side is not None and session.wide:
-        middle = ft.Row([ft.Container(body, expand=5),
+        middle: ft.Control = ft.Row([ft.Container(body, expand=5),
                          ft.Container(ft.Column(frame.side, spacing=12, scroll=ft.ScrollMode.AUTO, key=key + "-side"),
-                                      expand=6)], spacing=16, expand=True, vertical_alignment=ft.CrossAxisAlignment.START)
+                                      expand=6)],
+                                    spacing=16, expand=True, vertical_alignment=ft.CrossAxisAlignment.START)
         content_width = min(width, 1280) - 24
     else:
         middle = body

@@ -89,7 +89,9 @@ def totals_chart(vm: AppModel, series, side_names: list[str], height: int = 220)
         data.append(fch.LineChartData(points=[fch.LineChartDataPoint(x, y) for x, y in enumerate(series.target)],
                                       color=ft.Colors.ERROR, stroke_width=2, dash_pattern=[6, 4]))
     chart = fch.LineChart(data_series=data, height=height, expand=True, **axes(len(series.sides[0]) - 1, top))
-    legend = ft.Row([ft.Text(f"● {name}", color=side_colors[i], size=13) for i, name in enumerate(side_names)]
+    names: list[ft.Control] = [ft.Text(f"● {name}", color=side_colors[i], size=13)
+                               for i, name in enumerate(side_names)]
+    legend = ft.Row(names
                     + ([ft.Text(f"- - {tr('chart.target')}", color=ft.Colors.ERROR, size=13)]
                        if series.target else []), wrap=True)
     return labelled(ft.Column([ft.Container(chart, height=height, padding=ft.Padding.only(right=12, top=8)), legend]),
@@ -150,8 +152,9 @@ def what_if_section(vm: AppModel) -> list[ft.Control]:
         body.append(ft.ProgressBar())
     view = m.what_if_view()
     if view is not None:
-        rows = [ft.Row([ft.Text("", expand=True), ft.Text(tr("whatif.stored"), width=90, text_align=ft.TextAlign.RIGHT),
-                        ft.Text(tr("whatif.rescored"), width=90, text_align=ft.TextAlign.RIGHT)])]
+        rows: list[ft.Control] = [ft.Row([ft.Text("", expand=True),
+                                          ft.Text(tr("whatif.stored"), width=90, text_align=ft.TextAlign.RIGHT),
+                                          ft.Text(tr("whatif.rescored"), width=90, text_align=ft.TextAlign.RIGHT)])]
         for i, (name, played, rescored) in enumerate(view.rows):
             rows.append(ft.Row([ft.Text(name, color=side_colors[i], weight=ft.FontWeight.W_700, expand=True),
                                 ft.Text(str(played), width=90, size=18, text_align=ft.TextAlign.RIGHT),

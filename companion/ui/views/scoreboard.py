@@ -7,6 +7,8 @@ totals are big enough to read from across the table.
 
 from __future__ import annotations
 
+from typing import Any
+
 import flet as ft
 
 from ..viewmodel import AppModel, TapKind
@@ -97,7 +99,7 @@ GOAL_LINE = 30
 def side_boxes(vm: AppModel, p: Palette, width: float, big: bool = False) -> ft.Control:
     table = vm.scoreboard
     compact = len(table.side_names) > 2 and not big   # four boxes share a phone's width
-    boxes = []
+    boxes: list[ft.Control] = []
     n = len(table.side_names)
     inner = (width - 6 * (n - 1)) / n - 12 - 6       # the box's padding and border
     for i, box in enumerate(table.boxes(compact)):
@@ -113,7 +115,7 @@ def side_boxes(vm: AppModel, p: Palette, width: float, big: bool = False) -> ft.
         if box.players:
             lines.insert(1, ft.Text(box.players, size=13, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS))
-        small = dict(size=16 if big else (12 if compact else 13), color=ft.Colors.ON_SURFACE_VARIANT,
+        small: dict[str, Any] = dict(size=16 if big else (12 if compact else 13), color=ft.Colors.ON_SURFACE_VARIANT,
                      text_align=ft.TextAlign.CENTER, max_lines=1)
         won = ("★ " if box.is_winner else "") + box.hands_won
         if box.needs and n == 2 and not big:   # two boxes have room for both on one line: the sheet gets it
@@ -133,7 +135,7 @@ def side_boxes(vm: AppModel, p: Palette, width: float, big: bool = False) -> ft.
 def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
     """A row per player: their xeris and jack xeris as they happen (the count is on the button)."""
     tr, table = vm.tr, vm.scoreboard
-    rows = []
+    rows: list[ft.Control] = []
     # The player's name is on their Xeri button, above the count: the two buttons share the row's width, so a
     # 12-letter name is drawn whole (a name column beside them was 76 px, and wrapped it mid-word).
     each = (width - 6) / 2 - 16
@@ -167,9 +169,10 @@ def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
 
 def live_counts(vm: AppModel, p: Palette) -> ft.Control:
     """The live xeris as words, for a phone that only watches."""
-    rows = [ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
-                    ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
-                            size=15)]) for seat in vm.scoreboard.seats()]
+    rows: list[ft.Control] = [
+        ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
+                ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
+                        size=15)]) for seat in vm.scoreboard.seats()]
     return labelled(ft.Column(rows, spacing=6), "live-counts")
 
 
@@ -182,7 +185,7 @@ def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakd
         return [labelled(ft.Text(tr("match.no_hands"), color=ft.Colors.ON_SURFACE_VARIANT), "no-hands")]
     sides = len(rows[0].points)
     # The sheet's title heads its number column (one line less above the newest hand).
-    head = [ft.Container(ft.Text(tr("match.hands"), size=13, weight=ft.FontWeight.W_700, no_wrap=True,
+    head: list[ft.Control] = [ft.Container(ft.Text(tr("match.hands"), size=13, weight=ft.FontWeight.W_700, no_wrap=True,
                                  color=ft.Colors.ON_SURFACE_VARIANT), width=40)]
     column = ((width or column_width(vm)) - 16 - 40 - 4 * sides) / sides
     for i in range(sides):

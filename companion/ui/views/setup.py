@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
 import flet as ft
 
 from ..viewmodel import AppModel
@@ -31,7 +34,10 @@ def setup(vm: AppModel) -> Frame:
                                         style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12)),
                                         height=TOUCH), f"suggest-{i}-{h}")
                  for h in m.name_suggestions(i)[:4]]
-        return ft.Column([field] + ([ft.Row(chips, wrap=True, spacing=4)] if chips else []), spacing=2,
+        parts: list[ft.Control] = [field]
+        if chips:
+            parts.append(ft.Row(chips, wrap=True, spacing=4))
+        return ft.Column(parts, spacing=2,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     if f.layout == "partners":
@@ -71,11 +77,12 @@ def setup(vm: AppModel) -> Frame:
     rest = rules_column if wide else body
     rest.append(section(tr("setup.rules"), *presets))
     rest.append(section(tr("setup.variants"), *[
-        toggle(sw.label, sw.on, lambda on, name=sw.field: m.switch(name, on), f"variant-{sw.key}")
+        toggle(sw.label, sw.on, functools.partial(m.switch, sw.field), f"variant-{sw.key}")
         for sw in m.switches()], spacing=2))
 
-    goal_controls = [ft.Row([pill(tr(f"setup.goal.{k}"), f.goal_kind == k, lambda _e=None, k=k: m.set_goal_kind(k),
-                                  f"goal-{k}", size=14, expand=True) for k in GOAL_KINDS], spacing=6)]
+    goal_controls: list[ft.Control] = [ft.Row([
+        pill(tr(f"setup.goal.{k}"), f.goal_kind == k, lambda _e=None, k=k: m.set_goal_kind(k), f"goal-{k}", size=14,
+             expand=True) for k in GOAL_KINDS], spacing=6)]
     if f.goal_kind == "custom":
         goal_controls.append(ft.Row([ft.Text(tr("setup.target"), size=16, expand=True),
                                      stepper(f.target, lambda: m.step_target(-10), lambda: m.step_target(10), "target",
@@ -91,7 +98,7 @@ def setup(vm: AppModel) -> Frame:
     # A pill as wide as its name, but never wider than the column: a 40-letter name is drawn smaller there.
     dealer_pills = [pill(d.label, d.selected, lambda _e=None, seat=d.seat: m.set_first_dealer(seat),
                          "dealer-draw" if d.seat is None else f"dealer-{d.seat}", size=15,
-                         **({"width": room, "fit": room} if text_width(d.label, 15) + 24 > room else {}))
+                         **_narrow(d.label, room))
                     for d in m.dealers()]
     rest.append(section(tr("setup.first_dealer"), ft.Row(dealer_pills, wrap=True, spacing=6, run_spacing=6)))
 
@@ -103,3 +110,8 @@ def setup(vm: AppModel) -> Frame:
                       disabled=bool(missing))]
     status = Status(missing or "")
     return Frame(tr("setup.title"), body, footer=footer, status=status, side=rules_column if wide else None)
+
+
+def _narrow(label: str, room: float) -> dict[str, Any]:
+    """A pill's width and fit when its name is wider than the column: drawn smaller there."""
+    return {"width": room, "fit": room} if text_width(label, 15) + 24 > room else {}

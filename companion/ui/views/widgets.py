@@ -124,7 +124,7 @@ def per_row(texts: list[str], width: float, spacing: float, size: float = READAB
 
 def in_rows(controls: list[ft.Control], k: int, spacing: float = 4) -> list[ft.Control]:
     """The controls `k` to a row; a last, shorter row keeps the same widths (spacers fill it)."""
-    rows = []
+    rows: list[ft.Control] = []
     for start in range(0, len(controls), k):
         chunk = controls[start:start + k]
         chunk += [ft.Container(expand=True) for _ in range(k - len(chunk))] if start else []
