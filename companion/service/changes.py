@@ -26,6 +26,7 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -176,6 +177,10 @@ def _is_id(value: Any) -> bool:
     return isinstance(value, str) and 0 < len(value) <= 200 and value.isprintable()
 
 
+MATCH_ID = re.compile(r"[0-9a-f]{32}")
+"""A match id as the app makes them (32 hex digits): a document about anything else is not read."""
+
+
 def _slot(value: Any) -> bool:
     return type(value) is int and 0 <= value < MAX_SLOTS
 
@@ -192,7 +197,8 @@ def from_doc(doc: Any) -> Change:
         _need(False, name, "no format")
     ident: Any = doc.get("_id")
     kind, at, device, body = doc.get("kind"), doc.get("at"), doc.get("device"), doc.get("body")
-    _need(_is_id(ident) and _is_id(match) and isinstance(ident, str) and ident.startswith(f"{match}."), name, "its id")
+    _need(isinstance(match, str) and MATCH_ID.fullmatch(match) is not None, name, "its match id")
+    _need(_is_id(ident) and ident.startswith(f"{match}."), name, "its id")
     _need(kind in Kind.__members__.values() or kind in [k.value for k in Kind], name, "its kind")
     _need(is_time(at) and _is_id(device) and isinstance(body, Mapping), name, "its time, device or body")
     change = Change(ident, match, Kind(kind), at, device, dict(body))

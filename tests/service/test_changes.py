@@ -17,7 +17,7 @@ from companion.records import MatchRecord, TrailAction
 from companion.service import changes as ch
 from tests.storage.builders import IMPOSSIBLE, hand_for, new_match
 
-MATCH = "m" * 32
+MATCH = "ab" * 16
 NOW = "2026-12-01T20:00:00.000Z"
 
 
@@ -198,7 +198,7 @@ def test_stopping_and_taking_up_again_the_latest_says():
 
 
 def test_a_hostile_document_is_refused_in_words_and_a_hand_that_cannot_be_right_does_not_count():
-    for bad in [{"_id": 5}, {"format": 1, "_id": "x.hand.1", "match": "x", "kind": "hand", "at": NOW,
+    for bad in [{"_id": 5}, {"format": 1, "_id": "x.hand.1", "match": "ab" * 16, "kind": "hand", "at": NOW,
                                "device": "B", "body": {"slot": -1, "entry": {}}},
                 {"format": 99, "match": "x"}, "text", {"format": 1, "_id": "y.start", "match": "x", "kind": "start",
                                                       "at": NOW, "device": "B", "body": {}}]:

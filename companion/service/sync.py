@@ -1,0 +1,288 @@
+"""Sync, the use case: this device's matches and a group's shared database kept in step, change by change.
+
+A round (`Sync.once`): compare every match changed here since the last round with what the shared
+documents add up to, and keep what is new as changes to send (`gather`); send what was not sent yet
+(`send`); read what the group's other devices wrote since the last checkpoint and store the matches it
+changes (`receive`). Every step is durable before the next: a change is kept before it is sent, a
+received document before the checkpoint moves past it, so a round cut anywhere (the app killed, the
+network gone) loses nothing and the next round doubles nothing. See docs/sync.md.
+
+Nothing here waits on a screen: the front door runs rounds beside the screens (a thread, or a task in
+the browser build) and tells the phones which matches changed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..clock import Clock
+from ..records import MatchRecord, Revision
+from . import changes as ch
+from .ports import DamagedMatch, MatchStorage, NoSuchMatch
+from .table import Table
+
+SEND_BATCH = 200
+"""Documents sent in one request."""
+RECEIVE_BATCH = 500
+"""Documents asked for in one request."""
+MAX_PAGES = 10_000
+"""The most pages one round reads (5 million documents): a server that never says it is done is cut off."""
+
+
+class Remote(Protocol):
+    """The group's shared database, as a round needs it (a CouchDB database: `companion.sync.couch`)."""
+
+    async def send(self, docs: Sequence[Mapping[str, Any]]) -> set[str]:
+        """Store these documents; the ids now stored there (a document already there counts as stored)."""
+
+    async def changes(self, since: str | None, limit: int) -> tuple[list[Any], str, bool]:
+        """Documents written after checkpoint `since` (all, when None), at most `limit`: the documents, the new
+        checkpoint, and whether more may follow."""
+
+    async def wait(self, since: str, seconds: float) -> bool:
+        """Wait until something is written after `since` (True) or `seconds` passed (False)."""
+
+
+class Replica(Protocol):
+    """This device's copy of the shared documents it knows, kept durably beside its matches."""
+
+    @property
+    def device(self) -> str:
+        """This device's id in the group (random, made once; never a name)."""
+
+    def known(self, match_id: str) -> list[ch.Change]:
+        """Every document known about a match."""
+
+    def keep(self, changes: Iterable[ch.Change], sent: bool) -> list[ch.Change]:
+        """Keep these documents (durable when it returns); those not known before. `sent`: they are in the
+        shared database already (received from it)."""
+
+    def unsent(self, limit: int) -> list[ch.Change]:
+        """Documents kept but not yet sent, oldest first."""
+
+    def mark_sent(self, ids: Iterable[str]) -> None: ...
+
+    def matches(self) -> set[str]:
+        """Every match with a document."""
+
+    @property
+    def checkpoint(self) -> str | None:
+        """How far the shared database has been read (its `_changes` sequence), or None: from the start."""
+
+    def set_checkpoint(self, seq: str) -> None: ...
+
+    def compared(self, match_id: str) -> str | None:
+        """The `updated` stamp of the device's match when it was last compared with the documents."""
+
+    def set_compared(self, stamps: Mapping[str, str]) -> None: ...
+
+    @property
+    def taps_sent(self) -> int:
+        """How many live taps this device has written as documents (each tap's id counts on it)."""
+
+    def set_taps_sent(self, n: int) -> None: ...
+
+
+@dataclass
+class Report:
+    """What one round moved."""
+
+    sent: int = 0
+    """Documents sent to the shared database."""
+    received: int = 0
+    """New documents read from it."""
+    stored: set[str] = field(default_factory=set)
+    """Matches of this device that changed because of them (the phones show them again)."""
+    conflicts: int = 0
+    """Hands saved differently on two devices, waiting for the table to choose."""
+    unreadable: list[ch.ChangeError] = field(default_factory=list)
+    """Documents that could not count, and why."""
+
+    def add(self, other: Report) -> None:
+        self.sent += other.sent
+        self.received += other.received
+        self.stored |= other.stored
+        self.conflicts = other.conflicts or self.conflicts
+        self.unreadable += other.unreadable
+
+
+class Sync:
+    """This device's matches and the group's shared documents, kept in step (see the module)."""
+
+    def __init__(self, storage: MatchStorage, replica: Replica, table: Table, clock: Clock):
+        self.storage = storage
+        self.replica = replica
+        self.table = table
+        self.clock = clock
+        self._lock = threading.RLock()
+        """One round (or a choice) at a time: a round runs beside the screens, a choice comes from a phone."""
+
+    # --- this device's changes ----------------------------------------------------------------------
+    def gather(self, only: Iterable[str] | None = None) -> int:
+        """Compare each match changed here since it was last compared (of those in `only`, when given) with the
+        documents known, and keep what is new as changes to send; how many. Done before new documents of a
+        match are kept, so what the device did and what the group did are never mistaken for each other."""
+        with self._lock:
+            summaries = {s.id: s for s in self.storage.list_matches()}
+            wanted = set(summaries) if only is None else set(only) & set(summaries)
+            new: list[ch.Change] = []
+            stamps: dict[str, str] = {}
+            taps = self.replica.taps_sent
+            for match_id in sorted(wanted):
+                updated = summaries[match_id].updated
+                if self.replica.compared(match_id) == updated:
+                    continue  # not changed here since it was compared
+                try:
+                    record = self.storage.get(match_id)
+                except (NoSuchMatch, DamagedMatch):
+                    continue
+                made, taps = self._changes_of(record, False, taps)
+                new += made
+                stamps[match_id] = updated
+            for match_id in sorted(self.replica.matches() - set(summaries)):
+                if self.replica.compared(match_id) is not None and self.storage.is_taken(match_id):
+                    made, taps = self._deleted(match_id, taps)   # in the bin: deleted here
+                    new += made
+            if new:
+                self.replica.keep(new, sent=False)
+                self.replica.set_taps_sent(taps)
+            if stamps:
+                self.replica.set_compared(stamps)
+            return len(new)
+
+    def _changes_of(self, record: MatchRecord, deleted: bool, taps: int) -> tuple[list[ch.Change], int]:
+        known = self.replica.known(record.id)
+        out: list[ch.Change] = []
+        for _ in range(4):  # an undo can reveal taps of the hand it reopens: compare again, at most a few times
+            made = ch.changes_since(ch.project(known + out), record, deleted, self.clock(), self.replica.device, taps)
+            if not made:
+                break
+            taps += sum(1 for c in made if c.kind is ch.Kind.TAP)
+            out += made
+        return out, taps
+
+    def _deleted(self, match_id: str, taps: int) -> tuple[list[ch.Change], int]:
+        p = ch.project(self.replica.known(match_id))
+        if p.deleted or p.start is None:
+            return [], taps
+        return [ch.status(match_id, p.abandoned, True, self.clock(), self.replica.device)], taps
+
+    # --- the group's changes ------------------------------------------------------------------------
+    async def send(self, remote: Remote) -> int:
+        """Send every change kept but not sent; how many were sent."""
+        sent = 0
+        while True:
+            batch = self.replica.unsent(SEND_BATCH)
+            if not batch:
+                return sent
+            stored = await remote.send([c.to_doc() for c in batch])
+            ids = [c.id for c in batch if c.id in stored]
+            self.replica.mark_sent(ids)
+            sent += len(ids)
+            if len(ids) < len(batch):
+                return sent  # the server kept some back: they are sent again next round
+
+    async def receive(self, remote: Remote) -> Report:
+        """Read what the group wrote since the checkpoint, page by page; store the matches it changes."""
+        report = Report()
+        for _ in range(MAX_PAGES):
+            docs, seq, more = await remote.changes(self.replica.checkpoint, RECEIVE_BATCH)
+            read: list[ch.Change] = []
+            for doc in docs:
+                try:
+                    read.append(ch.from_doc(doc))
+                except ch.ChangeError as exc:
+                    report.unreadable.append(exc)
+            with self._lock:
+                self.gather({c.match for c in read})
+                fresh = self.replica.keep(read, sent=True)
+                self.replica.set_checkpoint(seq)
+            report.received += len(fresh)
+            for match_id in sorted({c.match for c in fresh}):
+                stored, conflicts = self.settle(match_id)
+                if stored:
+                    report.stored.add(match_id)
+                report.conflicts += conflicts
+            if not more:
+                break
+        return report
+
+    async def once(self, remote: Remote) -> Report:
+        """One round: gather, send, receive (and send what receiving made this device say)."""
+        self.gather()
+        report = Report(sent=await self.send(remote))
+        report.add(await self.receive(remote))
+        if self.gather(report.stored):
+            report.sent += await self.send(remote)
+        return report
+
+    # --- one match: the documents into this device's match -------------------------------------------
+    def settle(self, match_id: str) -> tuple[bool, int]:
+        """Store the match as its documents add it up, when that differs from this device's (which is first
+        compared, so nothing of its own is lost); (whether it was stored, conflicts waiting)."""
+        with self._lock:
+            p = ch.project(self.replica.known(match_id))
+            if p.start is None or not ch.is_start_readable(p):
+                return False, 0
+            try:
+                current: MatchRecord | None = self.storage.get(match_id)
+            except NoSuchMatch:
+                current = None
+            except DamagedMatch:
+                return False, len(p.conflicts)
+            if p.deleted:
+                if current is not None:
+                    self.storage.delete(match_id)
+                    return True, 0
+                return False, 0
+            try:
+                shared = ch.record_of(p, match_id, current.player_ids if current is not None else ())
+            except ch.ChangeError:
+                return False, len(p.conflicts)
+            if current is not None and _same(shared, current):
+                return False, len(p.conflicts)
+            if current is not None and self.replica.compared(match_id) != self._updated(match_id):
+                return False, len(p.conflicts)  # changed here since it was compared: the next round first says so
+            expected: Revision | None = current.revision if current is not None else None
+            stored = self.table.apply_shared(shared, expected)
+            if stored is not None:
+                stamp = self._updated(match_id)
+                if stamp is not None:
+                    self.replica.set_compared({match_id: stamp})
+            return stored is not None, len(p.conflicts)
+
+    def _updated(self, match_id: str) -> str | None:
+        return next((s.updated for s in self.storage.list_matches() if s.id == match_id), None)
+
+    def conflicts(self, match_id: str) -> tuple[ch.Conflict, ...]:
+        """Hands of the match saved differently on two devices, waiting for the table."""
+        return ch.project(self.replica.known(match_id)).conflicts
+
+    def choose(self, match_id: str, slot: int, keep: Sequence[str]) -> bool:
+        """The table's choice for a hand saved differently on two devices: the versions it keeps, in order (the
+        others are dropped, and stay in the trail). True when the match changed here."""
+        with self._lock:
+            p = ch.project(self.replica.known(match_id))
+            conflict = next((c for c in p.conflicts if c.slot == slot), None)
+            if conflict is None:
+                return False
+            ids = {v.id for v in conflict.versions}
+            keep = [k for k in keep if k in ids]
+            if not keep:
+                return False
+            drop = tuple(sorted(ids - set(keep)))
+            made = ch.choice(match_id, slot, tuple(keep), drop, self.clock(), self.replica.device)
+            self.gather([match_id])
+            self.replica.keep([made], sent=False)
+            stored, _ = self.settle(match_id)
+            return stored
+
+
+def _same(a: MatchRecord, b: MatchRecord) -> bool:
+    """Whether two records say the same about the match (its hands, the taps in play, stopped or not)."""
+    return (a.match == b.match and a.abandoned == b.abandoned
+            and sorted((t.seat, t.kind.value) for t in a.live.taps) == sorted((t.seat, t.kind.value)
+                                                                               for t in b.live.taps))
