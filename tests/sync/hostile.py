@@ -131,12 +131,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _raw(self, body: str = "") -> None:
         self._whole(200, body.encode())
 
-    def _gzip(self, size: int = 100 * 2**20) -> None:
-        """A small compressed answer that unpacks to `size` bytes, sent although the client asked for none."""
-        packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip; fed a megabyte at a time: this server's memory
-        block = b" " * 2**20                               # is the test process's, which the test measures
-        body = packer.compress(b'{"results":[') + b"".join(packer.compress(block) for _ in range(size // 2**20))
-        body += packer.flush()
+    def _gzip(self, body: bytes = b"") -> None:
+        """A compressed answer (made by `misbehave`), sent although the client asked for none."""
         self._head(200, {"Content-Encoding": "gzip", "Content-Length": str(len(body))})
         self._write(body)
 
@@ -178,6 +174,15 @@ class _Handler(BaseHTTPRequestHandler):
             self._write(data[k:k + 1])
 
 
+def _gzipped(size: int) -> bytes:
+    """`{"results":[` and `size` spaces, gzipped: about 100 KB for 100 MB. Fed a megabyte at a time, since
+    this server's memory is the test process's, which the tests measure."""
+    packer = zlib.compressobj(1, zlib.DEFLATED, 31)
+    block = b" " * 2**20
+    parts = [packer.compress(b'{"results":[')] + [packer.compress(block) for _ in range(size // 2**20)]
+    return b"".join(parts) + packer.flush()
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     hostile: Hostile
@@ -211,6 +216,8 @@ class Hostile:
     def misbehave(self, kind: str, **options: Any) -> None:
         if not hasattr(_Handler, "_" + kind):
             raise ValueError(f"no such misbehaviour: {kind}")
+        if kind == "gzip":  # made here, not while the client waits for an answer
+            options = {"body": _gzipped(options.pop("size", 100 * 2**20)), **options}
         self.kind, self.options = kind, options
 
     def close(self) -> None:
