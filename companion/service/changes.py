@@ -72,7 +72,7 @@ class ChangeSays(Says):
     __prefix__ = "error.change"
     SHAPE = "a shared document of match {match} is not one this app can read ({detail})"
     NEWER = "a shared document of match {match} was written by a newer version of the app"
-    HAND = "a hand of match {match} shared by another phone cannot be right: {reason}"
+    HAND = "a hand of match {match} shared by another device cannot be right: {reason}"
 
 
 class ChangeError(SaidError):

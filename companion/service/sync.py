@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..clock import Clock
+from ..engine.messages import SaidError
 from ..records import MatchRecord, Revision
 from . import changes as ch
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch
@@ -286,3 +287,89 @@ def _same(a: MatchRecord, b: MatchRecord) -> bool:
     return (a.match == b.match and a.abandoned == b.abandoned
             and sorted((t.seat, t.kind.value) for t in a.live.taps) == sorted((t.seat, t.kind.value)
                                                                                for t in b.live.taps))
+
+
+class GroupPort(Protocol):
+    """Where this device keeps its group's address, user and password (never in an export)."""
+
+    def address(self) -> str | None: ...
+
+    def keep(self, address: str) -> None: ...
+
+    def forget(self) -> None: ...
+
+
+class Connector(Protocol):
+    """How the service reaches a group's database (CouchDB: `companion.sync`), without knowing HTTP."""
+
+    def parse(self, text: str) -> Any:
+        """The group's address read from a URL; a `SaidError` saying what is wrong with it."""
+
+    async def check(self, address: Any, create: bool = False) -> Any:
+        """Try the address as a round will use it (and create the database when `create` and allowed): a
+        result with `ok`, `problem` (a `SaidError`, or None), `database` and `may_create`."""
+
+    def shown(self, address: Any) -> str:
+        """The address as a screen shows it: server, database and user, never the password."""
+
+    def link(self, address: Any) -> str:
+        """The address with its user and password: what a join link carries to another phone."""
+
+
+class Group:
+    """The group this device syncs with: join it, try it, show it, leave it."""
+
+    def __init__(self, kept: GroupPort, connector: Connector, replica: Replica | None = None,
+                 changed: Any = None):
+        self.kept = kept
+        self.connector = connector
+        self.replica = replica
+        self._changed = changed
+        """Called when the group changed (the runner starts again with it)."""
+
+    def address(self) -> Any | None:
+        """The group's address, when this device is in one (and it can still be read)."""
+        text = self.kept.address()
+        if text is None:
+            return None
+        try:
+            return self.connector.parse(text)
+        except SaidError:
+            return None
+
+    def shown(self) -> str | None:
+        """Server, database and user of the group, for a screen; None when in no group."""
+        address = self.address()
+        return self.connector.shown(address) if address is not None else None
+
+    def link(self) -> str | None:
+        """The join link (with the password): only for the join QR code on this device's own screen."""
+        address = self.address()
+        return self.connector.link(address) if address is not None else None
+
+    async def test(self, text: str, create: bool = False) -> Any:
+        """Try an address as typed (`SaidError` when it is not one); the connector's result."""
+        return await self.connector.check(self.connector.parse(text), create)
+
+    def join(self, text: str) -> None:
+        """Keep the group's address (`SaidError` when it is not one): rounds start with it. Joining another
+        group forgets what was known of the first (its checkpoint and documents)."""
+        address = self.connector.parse(text)
+        link = self.connector.link(address)
+        before = self.kept.address()
+        if before is not None and before != link and self.replica is not None:
+            forget = getattr(self.replica, "forget", None)
+            if forget is not None:
+                forget()
+        self.kept.keep(link)
+        if self._changed is not None:
+            self._changed()
+
+    def leave(self) -> None:
+        """Forget the group, its password and what was known of it; the matches stay on this device."""
+        self.kept.forget()
+        forget = getattr(self.replica, "forget", None)
+        if forget is not None:
+            forget()
+        if self._changed is not None:
+            self._changed()

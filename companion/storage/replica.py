@@ -201,3 +201,38 @@ class FolderReplica:
             self._state = {"device": self.device, "checkpoint": None, "compared": {}, "taps": self.taps_sent,
                            "unsent": []}
             self._write_state()
+
+
+class GroupFile:
+    """The group this device syncs with: its address with the user and password (`sync/group.json`).
+
+    Kept apart from the settings and from every export: only this device's data folder holds it, and
+    `forget` removes it."""
+
+    def __init__(self, folder: Path):
+        self.path = Path(folder) / "group.json"
+
+    def address(self) -> str | None:
+        """The group's address as it was given (`https://user:password@host/database`), or None."""
+        if not self.path.exists():
+            return None
+        try:
+            data = read_json(self.path)
+        except (CorruptFile, OSError, ValueError) as exc:
+            log.warning("%s could not be read (%s): the group must be joined again", self.path, exc)
+            return None
+        value = data.get("address") if isinstance(data, dict) else None
+        return value if isinstance(value, str) else None
+
+    def keep(self, address: str) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, dump_bytes({"address": address}))
+        except OSError as exc:
+            raise DiskFault("keep the group's address", self.path.parent.parent, exc) from exc
+
+    def forget(self) -> None:
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise DiskFault("forget the group's address", self.path.parent.parent, exc) from exc
