@@ -102,18 +102,13 @@ class Browser:
         self.requests: list[tuple[str, dict]] = []
         self.probes: list[tuple[str, dict]] = []
         self.controllers: list[Controller] = []
-        js = types.ModuleType("js")
-        js.AbortController = types.SimpleNamespace(new=self._controller)
-        js.Object = types.SimpleNamespace(fromEntries=dict)
-        js.fetch = self._probe
-        js.location = types.SimpleNamespace(origin=ORIGIN)
-        ffi = types.ModuleType("pyodide.ffi")
-        ffi.JsException = JsException
-        ffi.to_js = lambda value, dict_converter=None: value
-        http = types.ModuleType("pyodide.http")
-        http.pyfetch = self._pyfetch
-        pyodide = types.ModuleType("pyodide")
-        pyodide.ffi, pyodide.http = ffi, http
+        # Namespaces will do for modules: `import js` and `from pyodide.http import pyfetch` read sys.modules.
+        js = types.SimpleNamespace(AbortController=types.SimpleNamespace(new=self._controller),
+                                   Object=types.SimpleNamespace(fromEntries=dict), fetch=self._probe,
+                                   location=types.SimpleNamespace(origin=ORIGIN))
+        ffi = types.SimpleNamespace(JsException=JsException, to_js=lambda value, dict_converter=None: value)
+        http = types.SimpleNamespace(pyfetch=self._pyfetch)
+        pyodide = types.SimpleNamespace(ffi=ffi, http=http)
         for name, module in {"js": js, "pyodide": pyodide, "pyodide.ffi": ffi, "pyodide.http": http}.items():
             monkeypatch.setitem(sys.modules, name, module)
 
