@@ -54,7 +54,7 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     page = ft.context.page
     session, _ = ft.use_state(lambda: new_session(page))
     vm, _ = ft.use_state(lambda: AppModel(parts.services, session=session))
-    adapter, _ = ft.use_state(lambda: PageAdapter(page, vm, options, parts.writer))
+    adapter, _ = ft.use_state(lambda: PageAdapter(page, vm, options, parts.writer, parts))
     ft.on_mounted(adapter.attach)
     ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
     ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])
