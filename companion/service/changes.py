@@ -45,6 +45,10 @@ FORMAT = 1
 """The version of the documents' shape: a document of a newer shape is kept, never read."""
 MAX_SLOTS = 1_000
 """The highest slot a hand may have (as many as hands a match may hold)."""
+MAX_BODY_CHARS = 64 * 1024
+"""The longest body a document may have, as JSON: the largest the app writes (a start with its rules and
+four sides' names, a hand with 200 taps) is a few kilobytes. A longer one is not read, so a hostile server
+cannot fill this device's disk with documents that are otherwise well formed."""
 
 
 class Kind(enum.StrEnum):
@@ -201,6 +205,7 @@ def from_doc(doc: Any) -> Change:
     _need(_is_id(ident) and ident.startswith(f"{match}."), name, "its id")
     _need(kind in Kind.__members__.values() or kind in [k.value for k in Kind], name, "its kind")
     _need(is_time(at) and _is_id(device) and isinstance(body, Mapping), name, "its time, device or body")
+    _need(len(json.dumps(body, ensure_ascii=False, default=str)) <= MAX_BODY_CHARS, name, "a body too large")
     change = Change(ident, match, Kind(kind), at, device, dict(body))
     _check_body(change)
     return change

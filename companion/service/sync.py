@@ -187,29 +187,42 @@ class Sync:
                 return sent  # the server kept some back: they are sent again next round
 
     async def receive(self, remote: Remote) -> Report:
-        """Read what the group wrote since the checkpoint, page by page; store the matches it changes."""
+        """Read what the group wrote since the checkpoint, page by page; store the matches it changes.
+
+        The matches are stored as one batch of writes (`MatchStorage.batch`): a history of a thousand matches
+        arriving costs a sync of each match file, not of the index's files each time too. What sync knows (the
+        documents, the checkpoint) is durable page by page, whatever the batch."""
         report = Report()
-        for _ in range(MAX_PAGES):
-            docs, seq, more = await remote.changes(self.replica.checkpoint, RECEIVE_BATCH)
-            read: list[ch.Change] = []
-            for doc in docs:
-                try:
-                    read.append(ch.from_doc(doc))
-                except ch.ChangeError as exc:
-                    report.unreadable.append(exc)
-            with self._lock:
-                self.gather({c.match for c in read})
-                fresh = self.replica.keep(read, sent=True)
-                self.replica.set_checkpoint(seq)
+        with self.storage.batch():
+            for _ in range(MAX_PAGES):
+                if not await self._receive_page(remote, report):
+                    break
+        return report
+
+    async def _receive_page(self, remote: Remote, report: Report) -> bool:
+        """One page of what the group wrote: kept, the checkpoint moved past it, its matches stored; whether
+        more may follow."""
+        docs, seq, more = await remote.changes(self.replica.checkpoint, RECEIVE_BATCH)
+        read: list[ch.Change] = []
+        for doc in docs:
+            try:
+                read.append(ch.from_doc(doc))
+            except ch.ChangeError as exc:
+                report.unreadable.append(exc)
+        with self._lock:
+            self.gather({c.match for c in read})
+            fresh = self.replica.keep(read, sent=True)
+            self.replica.set_checkpoint(seq)
             report.received += len(fresh)
+            stamps: dict[str, str] = {}
             for match_id in sorted({c.match for c in fresh}):
-                stored, conflicts = self.settle(match_id)
+                stored, conflicts = self._settle(match_id, stamps)
                 if stored:
                     report.stored.add(match_id)
                 report.conflicts += conflicts
-            if not more:
-                break
-        return report
+            if stamps:
+                self.replica.set_compared(stamps)
+        return more
 
     async def once(self, remote: Remote) -> Report:
         """One round: gather, send, receive (and send what receiving made this device say)."""
@@ -225,9 +238,18 @@ class Sync:
         """Store the match as its documents add it up, when that differs from this device's (which is first
         compared, so nothing of its own is lost); (whether it was stored, conflicts waiting)."""
         with self._lock:
-            p = ch.project(self.replica.known(match_id))
-            if p.start is None or not ch.is_start_readable(p):
-                return False, 0
+            stamps: dict[str, str] = {}
+            outcome = self._settle(match_id, stamps)
+            if stamps:
+                self.replica.set_compared(stamps)
+            return outcome
+
+    def _settle(self, match_id: str, stamps: dict[str, str]) -> tuple[bool, int]:
+        """`settle`, the stamp of a match stored put in `stamps` (the caller keeps them, once for many)."""
+        p = ch.project(self.replica.known(match_id))
+        if p.start is None or not ch.is_start_readable(p):
+            return False, 0
+        with self.storage.lock:  # no phone's write between reading the match, storing it and its stamp
             try:
                 current: MatchRecord | None = self.storage.get(match_id)
             except NoSuchMatch:
@@ -245,18 +267,15 @@ class Sync:
                 return False, len(p.conflicts)
             if current is not None and _same(shared, current):
                 return False, len(p.conflicts)
-            if current is not None and self.replica.compared(match_id) != self._updated(match_id):
+            if current is not None and self.replica.compared(match_id) != self.storage.updated(match_id):
                 return False, len(p.conflicts)  # changed here since it was compared: the next round first says so
             expected: Revision | None = current.revision if current is not None else None
             stored = self.table.apply_shared(shared, expected)
             if stored is not None:
-                stamp = self._updated(match_id)
+                stamp = self.storage.updated(match_id)
                 if stamp is not None:
-                    self.replica.set_compared({match_id: stamp})
+                    stamps[match_id] = stamp
             return stored is not None, len(p.conflicts)
-
-    def _updated(self, match_id: str) -> str | None:
-        return next((s.updated for s in self.storage.list_matches() if s.id == match_id), None)
 
     def conflicts(self, match_id: str) -> tuple[ch.Conflict, ...]:
         """Hands of the match saved differently on two devices, waiting for the table."""

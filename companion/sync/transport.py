@@ -160,13 +160,13 @@ class FetchTransport:
     """
 
     def __init__(self) -> None:
-        import js  # type: ignore[import-not-found]  # noqa: F401 -- fails at once outside Pyodide
+        import js  # noqa: F401 -- fails at once outside Pyodide
 
     async def request(self, method: str, url: str, *, headers: Mapping[str, str], body: bytes | None,
                       timeout: float, max_bytes: int) -> Answer:
-        import js  # type: ignore[import-not-found]
-        from pyodide.ffi import JsException  # type: ignore[import-not-found]
-        from pyodide.http import pyfetch  # type: ignore[import-not-found]
+        import js
+        from pyodide.ffi import JsException
+        from pyodide.http import pyfetch
 
         stop = js.AbortController.new()
         received: Answer | None = None
@@ -207,8 +207,8 @@ class FetchTransport:
 
     async def _unanswered(self, url: str, exc: BaseException, signal: Any) -> SyncError:
         """`fetch` got no answer it may show: CORS refused it if the server answers a `no-cors` request."""
-        import js  # type: ignore[import-not-found]
-        from pyodide.ffi import JsException, to_js  # type: ignore[import-not-found]
+        import js
+        from pyodide.ffi import JsException, to_js
 
         options = to_js({"mode": "no-cors", "credentials": "omit", "cache": "no-store", "signal": signal},
                         dict_converter=js.Object.fromEntries)

@@ -119,7 +119,8 @@ def test_a_browser_that_keeps_nothing_says_so_on_the_first_screen(tmp_path):
         fake = FakeBrowser()
         fake.mount_error = RuntimeError("InvalidStateError: no IndexedDB here")
         app, store, _ = await open_app(tmp_path, fake)
-        assert app.session.problems_at_open == [t("notice.browser.refused", reason="InvalidStateError: no IndexedDB here")]
+        said = t("notice.browser.refused", reason="InvalidStateError: no IndexedDB here")
+        assert app.session.problems_at_open == [said]
         start(app)                             # and the app runs, in memory
         store.close()
 
