@@ -6,7 +6,8 @@
         server.misbehave("stall", path="/db/_changes")   # only there; elsewhere it answers as CouchDB would
 
 Kinds (`misbehave(kind, **options)`):
-- `couch`: a plausible CouchDB 3 (the default): `GET /`, `/_session`, `/{db}` answer as it does.
+- `couch`: a plausible CouchDB 3 (the default): `GET /`, `/_session`, `/{db}` answer as it does; `_bulk_docs`
+  takes every document, `_changes` has nothing new: a whole round of sync works against it.
 - `huge`: `size` bytes of body (200 MB by default), chunked; `declared=True` sends a `Content-Length` too.
 - `garbage`: 200 with bytes that are not JSON.
 - `json`: 200 with `body` (any JSON value): the wrong shape, a malformed revision, …; `raw`: 200 with `body`
@@ -53,8 +54,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _answer(self) -> None:
         hostile = self.server.hostile
         length = int(self.headers.get("content-length") or 0)
-        if length:
-            self.rfile.read(min(length, 10 * 2**20))
+        self.body = self.rfile.read(min(length, 10 * 2**20)) if length else b""
         hostile.seen.append((self.command, self.path, self.headers.get("authorization")))
         kind, options = hostile.kind, hostile.options
         if options.get("path") and not self.path.startswith(options["path"]):
@@ -103,6 +103,13 @@ class _Handler(BaseHTTPRequestHandler):
             said = {"ok": True, "userCtx": {"name": "anna", "roles": []}}
         elif path.count("/") == 1:
             said = {"db_name": path[1:], "doc_count": 0, "update_seq": "0-abc"}
+        elif path.endswith("/_bulk_docs"):  # every document taken, as a first revision
+            docs = json.loads(self.body or b"{}").get("docs", [])
+            said = [{"ok": True, "id": d["_id"], "rev": "1-" + "a" * 32} for d in docs]
+            self._whole(201, json.dumps(said).encode())
+            return
+        elif path.endswith("/_changes"):    # nothing written by anyone else
+            said = {"results": [], "last_seq": "0-abc", "pending": 0}
         else:
             said = {}
         self._whole(200, json.dumps(said).encode())
