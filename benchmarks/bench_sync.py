@@ -24,6 +24,7 @@ import os
 import statistics
 import tempfile
 import time
+from contextlib import AsyncExitStack, ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -117,38 +118,44 @@ def history_to_empty(server: Any, tmp: Path) -> tuple[float, float]:
     return sent, received
 
 
-def one_new_hand(server: Any, tmp: Path, stored: int) -> list[float]:
-    """Seconds of A's round plus B's for one hand saved on A, with `stored` matches on both, `REPEATS` times.
-    Both devices stay open, as a running app is: only the rounds are timed."""
+def one_new_hand(server: Any, tmp: Path, sizes: tuple[int, ...] = (100, 1000)) -> dict[int, list[float]]:
+    """Seconds of A's round plus B's for one hand saved on A, with each of `sizes` matches on both, `REPEATS`
+    times, the sizes taken in turn (a busy machine slows them alike). The devices stay open, as a running
+    app's are: only the rounds are timed."""
     from companion.sync.address import CouchAddress
     from companion.sync.couch import CouchClient
     from companion.sync.remote import CouchRemote
     from tests.storage.builders import hand_for, new_match
     from tests.sync.devices import history, open_device
 
-    db = server.create_database(server.new_database_name())
-    url = server.admin_url(db)
-    a, b = tmp / f"a{stored}", tmp / f"b{stored}"
-    history(a, stored - 1)
-    with open_device(a) as pa, open_device(b) as pb:
-        match_id = pa.services.table.start(new_match(hands=1)).id
-        sa, sb = pa.services.sync, pb.services.sync
-        assert sa is not None and sb is not None
+    with ExitStack() as stack:
+        pairs = {}
+        for stored in sizes:
+            url = server.admin_url(server.create_database(server.new_database_name()))
+            a, b = tmp / f"a{stored}", tmp / f"b{stored}"
+            history(a, stored - 1)
+            pa, pb = stack.enter_context(open_device(a)), stack.enter_context(open_device(b))
+            match_id = pa.services.table.start(new_match(hands=1)).id
+            pairs[stored] = (url, pa, pb, match_id)
 
-        async def rounds() -> list[float]:
-            async with CouchClient(CouchAddress.from_url(url)) as client:
-                remote = CouchRemote(client)
-                await sa.once(remote)
-                await sb.once(remote)
-                took = []
+        async def rounds() -> dict[int, list[float]]:
+            took: dict[int, list[float]] = {stored: [] for stored in sizes}
+            async with AsyncExitStack() as clients:
+                remotes = {}
+                for stored, (url, pa, pb, _) in pairs.items():
+                    client = await clients.enter_async_context(CouchClient(CouchAddress.from_url(url)))
+                    remotes[stored] = CouchRemote(client)
+                    await pa.services.sync.once(remotes[stored])
+                    await pb.services.sync.once(remotes[stored])
                 for n in range(REPEATS):
-                    pa.services.table.record_hand(match_id, hand_for(n + 1))
-                    started = time.perf_counter()
-                    await sa.once(remote)
-                    report = await sb.once(remote)
-                    took.append(time.perf_counter() - started)
-                    assert report.stored == {match_id}, report
-                return took
+                    for stored, (_, pa, pb, match_id) in pairs.items():
+                        pa.services.table.record_hand(match_id, hand_for(n + 1))
+                        started = time.perf_counter()
+                        await pa.services.sync.once(remotes[stored])
+                        report = await pb.services.sync.once(remotes[stored])
+                        took[stored].append(time.perf_counter() - started)
+                        assert report.stored == {match_id}, report
+            return took
 
         return asyncio.run(rounds())
 
@@ -174,8 +181,8 @@ def main() -> None:
             sent, received = history_to_empty(server, tmp / "history")
             print(f"| {HISTORY:,} matches sent by one device (one round) | {sent:.1f} | | |", flush=True)
             print(f"| {HISTORY:,} matches to an empty device (one round) | {received:.1f} | | <= 15 |", flush=True)
-            small = one_new_hand(server, tmp / "hand", 100)
-            large = one_new_hand(server, tmp / "hand", 1000)
+            hands = one_new_hand(server, tmp / "hand")
+            small, large = hands[100], hands[1000]
             for n, took in ((100, small), (1000, large)):
                 print(f"| one new hand, {n:,} matches stored (A's round + B's, {REPEATS} runs) | "
                       f"{statistics.median(took):.3f} | {_p95(took):.3f} | |", flush=True)

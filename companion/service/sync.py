@@ -127,14 +127,18 @@ class Sync:
         documents known, and keep what is new as changes to send; how many. Done before new documents of a
         match are kept, so what the device did and what the group did are never mistaken for each other."""
         with self._lock:
-            summaries = {s.id: s for s in self.storage.list_matches()}
-            wanted = set(summaries) if only is None else set(only) & set(summaries)
+            if only is None:
+                updated = {s.id: s.updated for s in self.storage.list_matches()}
+                gone = self.replica.matches() - set(updated)
+            else:  # a few matches (a page of what the group wrote): asked one by one, not by listing them all
+                asked = set(only)
+                updated = {m: stamp for m in asked if (stamp := self.storage.updated(m)) is not None}
+                gone = (asked - set(updated)) & self.replica.matches()
             new: list[ch.Change] = []
             stamps: dict[str, str] = {}
             taps = self.replica.taps_sent
-            for match_id in sorted(wanted):
-                updated = summaries[match_id].updated
-                if self.replica.compared(match_id) == updated:
+            for match_id in sorted(updated):
+                if self.replica.compared(match_id) == updated[match_id]:
                     continue  # not changed here since it was compared
                 try:
                     record = self.storage.get(match_id)
@@ -142,8 +146,8 @@ class Sync:
                     continue
                 made, taps = self._changes_of(record, False, taps)
                 new += made
-                stamps[match_id] = updated
-            for match_id in sorted(self.replica.matches() - set(summaries)):
+                stamps[match_id] = updated[match_id]
+            for match_id in sorted(gone):
                 if self.replica.compared(match_id) is not None and self.storage.is_taken(match_id):
                     made, taps = self._deleted(match_id, taps)   # in the bin: deleted here
                     new += made

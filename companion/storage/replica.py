@@ -42,6 +42,8 @@ class FolderReplica:
         self._lock = threading.RLock()
         self._docs: dict[str, dict[str, Any]] = {}
         """Per match, loaded when first asked: {"docs": {id: doc}, "unsent": [id, ...]}."""
+        self._files: set[str] | None = None
+        """The matches with a file of documents, listed from the folder once, then kept up to date here."""
         self._state = self._read(self.folder / "state.json") or {}
         if not isinstance(self._state.get("device"), str):
             self._state = {"device": uuid.uuid4().hex[:16], "checkpoint": None, "compared": {}, "taps": 0,
@@ -97,6 +99,8 @@ class FolderReplica:
         with self._disk("keep what the group shared"):
             folder.mkdir(parents=True, exist_ok=True)
             write_many(items, folders_now=True)
+        if self._files is not None:
+            self._files |= {path.stem for path, _ in items}
 
     # --- Replica ----------------------------------------------------------------------------------------
     @property
@@ -167,9 +171,10 @@ class FolderReplica:
 
     def matches(self) -> set[str]:
         with self._lock:
-            folder = self.folder / "matches"
-            on_disk = {p.stem for p in folder.glob("*.json")} if folder.is_dir() else set()
-            return on_disk | {m for m, entry in self._docs.items() if entry["docs"]}
+            if self._files is None:  # once: every round asks, and listing a folder of 1,000 files costs
+                folder = self.folder / "matches"
+                self._files = {p.stem for p in folder.glob("*.json")} if folder.is_dir() else set()
+            return set(self._files)  # every keep writes its matches' files, and adds them to it
 
     @property
     def checkpoint(self) -> str | None:
@@ -207,6 +212,7 @@ class FolderReplica:
             for path in (self.folder / "matches").glob("*.json"):
                 path.unlink(missing_ok=True)
             self._docs.clear()
+            self._files = set()
             self._state = {"device": self.device, "checkpoint": None, "compared": {}, "taps": self.taps_sent,
                            "unsent": []}
             self._write_state()
