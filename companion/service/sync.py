@@ -66,6 +66,12 @@ class Replica(Protocol):
 
     def mark_sent(self, ids: Iterable[str]) -> None: ...
 
+    def to_settle(self) -> set[str]:
+        """Matches with documents kept from the group (`keep(sent=True)`) and not stored here since: kept as
+        durably as the documents, so a device killed in between stores them at its next round."""
+
+    def settled(self, match_ids: Iterable[str]) -> None: ...
+
     def matches(self) -> set[str]:
         """Every match with a document."""
 
@@ -198,6 +204,10 @@ class Sync:
         documents, the checkpoint) is durable page by page, whatever the batch."""
         report = Report()
         with self.storage.batch():
+            left = self.replica.to_settle()
+            if left:  # news kept by a round that ended (or was killed) before it stored them
+                with self._lock:
+                    self._store(left, report)
             for _ in range(MAX_PAGES):
                 if not await self._receive_page(remote, report):
                     break
@@ -218,15 +228,21 @@ class Sync:
             fresh = self.replica.keep(read, sent=True)
             self.replica.set_checkpoint(seq)
             report.received += len(fresh)
-            stamps: dict[str, str] = {}
-            for match_id in sorted({c.match for c in fresh}):
-                stored, conflicts = self._settle(match_id, stamps)
-                if stored:
-                    report.stored.add(match_id)
-                report.conflicts += conflicts
-            if stamps:
-                self.replica.set_compared(stamps)
+            self._store({c.match for c in fresh}, report)
         return more
+
+    def _store(self, match_ids: set[str], report: Report) -> None:
+        """Store these matches as their documents add them up (`settle`), their stamps kept once for all."""
+        stamps: dict[str, str] = {}
+        later: set[str] = set()
+        for match_id in sorted(match_ids):
+            stored, conflicts = self._settle(match_id, stamps, later)
+            if stored:
+                report.stored.add(match_id)
+            report.conflicts += conflicts
+        if stamps:
+            self.replica.set_compared(stamps)
+        self.replica.settled(match_ids - later)  # changed here meanwhile: stored next round, once compared
 
     async def once(self, remote: Remote) -> Report:
         """One round: gather, send, receive (and send what receiving made this device say)."""
@@ -243,13 +259,14 @@ class Sync:
         compared, so nothing of its own is lost); (whether it was stored, conflicts waiting)."""
         with self._lock:
             stamps: dict[str, str] = {}
-            outcome = self._settle(match_id, stamps)
+            outcome = self._settle(match_id, stamps, set())
             if stamps:
                 self.replica.set_compared(stamps)
             return outcome
 
-    def _settle(self, match_id: str, stamps: dict[str, str]) -> tuple[bool, int]:
-        """`settle`, the stamp of a match stored put in `stamps` (the caller keeps them, once for many)."""
+    def _settle(self, match_id: str, stamps: dict[str, str], later: set[str]) -> tuple[bool, int]:
+        """`settle`, the stamp of a match stored put in `stamps` (the caller keeps them, once for many), a match
+        changed here since it was compared put in `later`."""
         p = ch.project(self.replica.known(match_id))
         if p.start is None or not ch.is_start_readable(p):
             return False, 0
@@ -272,6 +289,7 @@ class Sync:
             if current is not None and _same(shared, current):
                 return False, len(p.conflicts)
             if current is not None and self.replica.compared(match_id) != self.storage.updated(match_id):
+                later.add(match_id)
                 return False, len(p.conflicts)  # changed here since it was compared: the next round first says so
             expected: Revision | None = current.revision if current is not None else None
             stored = self.table.apply_shared(shared, expected)

@@ -3,7 +3,8 @@ kept in the data folder's `sync/` beside the matches.
 
 - `sync/matches/<match id>.json`: every document known about one match, and which are not sent yet;
 - `sync/state.json`: this device's id in the group, how far the shared database was read (the
-  checkpoint), the stamp each match had when last compared, how many live taps were sent;
+  checkpoint), the stamp each match had when last compared, how many live taps were sent, the matches
+  whose news from the group is not stored yet;
 - `sync/group.json`: the group's address, user and password. It is never exported: a backup or a match
   file carries matches only. `forget` removes it and what was known of the group.
 
@@ -133,6 +134,12 @@ class FolderReplica:
                     entry["unsent"].append(change.id)
                 touched.add(change.match)
                 fresh.append(change)
+            arrived = {c.match for c in fresh} if sent else set()
+            if arrived - set(self._state.get("settle", [])):
+                # Which matches have news to store, written before the news itself: a device killed before
+                # it stored them stores them next time, whatever the checkpoint says by then.
+                self._state["settle"] = sorted(arrived | set(self._state.get("settle", [])))
+                self._write_state()
             self._save_matches(touched)
             unsent = sorted({*self._state["unsent"], *(m for m in touched if self._docs[m]["unsent"])}
                             - {m for m in touched if not self._docs[m]["unsent"]})
@@ -140,6 +147,18 @@ class FolderReplica:
                 self._state["unsent"] = unsent
                 self._write_state()
             return fresh
+
+    def to_settle(self) -> set[str]:
+        """Matches whose documents arrived from the group and that were not stored here since."""
+        value = self._state.get("settle", [])
+        return {m for m in value if isinstance(m, str)} if isinstance(value, list) else set()
+
+    def settled(self, match_ids: Iterable[str]) -> None:
+        with self._lock:
+            left = sorted(self.to_settle() - set(match_ids))
+            if left != self._state.get("settle", []):
+                self._state["settle"] = left
+                self._write_state()
 
     def unsent(self, limit: int) -> list[ch.Change]:
         with self._lock:
@@ -214,7 +233,7 @@ class FolderReplica:
             self._docs.clear()
             self._files = set()
             self._state = {"device": self.device, "checkpoint": None, "compared": {}, "taps": self.taps_sent,
-                           "unsent": []}
+                           "unsent": [], "settle": []}
             self._write_state()
 
 

@@ -234,3 +234,28 @@ def test_a_device_that_changed_meanwhile_keeps_its_change(device):
     for d in (a, b):
         assert d.table.get(m).match == new_match(hands=2)   # A's hand counts; B's late tap does not change it
     assert replace(b.table.get(m), live=a.table.get(m).live).match == a.table.get(m).match
+
+
+def test_news_kept_but_not_stored_when_the_device_died_is_stored_at_its_next_round(tmp_path, shared, monkeypatch):
+    # B keeps what A sent and moves its checkpoint past it, then dies before storing the match: the documents
+    # come no more (the checkpoint is past them), yet the match must arrive.
+    a = Device(tmp_path / "a", shared)
+    m = a.table.start(new_match(hands=3)).id
+    a.once()
+    b = Device(tmp_path / "b", shared)
+
+    def killed(*args, **kwargs):
+        raise SystemExit("the app was killed")
+
+    monkeypatch.setattr(Sync, "_settle", killed)
+    with pytest.raises(SystemExit):
+        b.once()
+    monkeypatch.undo()
+    assert b.replica.checkpoint is not None and b.matches() == []
+    b.close()
+    b = Device(tmp_path / "b", shared)
+    report = b.once()
+    assert report.received == 0 and report.stored == {m}
+    assert b.table.get(m).match == new_match(hands=3)
+    b.close()
+    a.close()
