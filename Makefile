@@ -4,7 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: setup run lint test fuzz bench screenshots pwa clean
+COUCH  := build/couch
+COUCH_STAMP := $(COUCH)/.installed-stamp
+
+.PHONY: setup couch run lint test fuzz bench screenshots pwa clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is needed, found " + sys.version)'
@@ -15,6 +18,20 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
+## The CouchDB-protocol server the sync tests start: pouchdb-server, pinned by tools/couch/package-lock.json,
+## installed into build/couch/ once (about 2 minutes; later runs see the stamp). --ignore-scripts: the tests
+## run it in memory, so the native on-disk backends (leveldown, sqlite3) need not be built. Without npm the
+## sync tests skip, saying so.
+$(COUCH_STAMP): tools/couch/package.json tools/couch/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		mkdir -p $(COUCH) && cp tools/couch/package.json tools/couch/package-lock.json $(COUCH)/ && \
+		npm ci --prefix $(COUCH) --ignore-scripts --no-audit --no-fund --loglevel=error && touch $@; \
+	else \
+		echo "npm not found: the sync tests will skip (apt-get install nodejs npm, then make test)"; \
+	fi
+
+couch: $(COUCH_STAMP)
+
 ## Start the app in web mode on 127.0.0.1 and open it in the browser.
 run: setup
 	$(BIN)/python -m companion
@@ -24,8 +41,9 @@ lint: setup
 	$(BIN)/ruff check companion tests benchmarks pwa tools main.py
 	$(BIN)/mypy
 
-## Every test: lint and types, engine, storage, view model, and the browser tests when Chromium is there.
-test: lint
+## Every test: lint and types, engine, storage, view model, sync against a real server when npm is there,
+## and the browser tests when Chromium is there.
+test: lint couch
 	$(BIN)/python -m pytest
 
 ## The fuzz tests, long: random match files and form input, FUZZ_EXAMPLES each (make test runs a few seconds of them).

@@ -12,12 +12,17 @@ import logging
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 from .clock import Clock, IdMaker, new_id, utc_now
 from .history.cache import HistoryCache
 from .service import MatchStorage, Services, StorageError
+from .service.sync import Group, Report, Sync
+
+if TYPE_CHECKING:
+    from .sync.runner import SyncRunner
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +46,28 @@ class Parts:
     writer: ThreadPoolExecutor | None = None
     """Where every phone's writes run, one at a time in the order they were handed over, off the event loop
     that serves the phones (see `start_background`); None where everything runs on one loop (a browser tab)."""
+    runner: SyncRunner | None = None
+    """Keeps this device in step with its group (when it is in one): see `companion.sync.runner`."""
     _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    _listeners: list[Callable[[str], None]] = field(default_factory=list, repr=False)
+
+    # --- news of the group ----------------------------------------------------------------------------
+    def listen(self, listener: Callable[[str], None]) -> None:
+        """Call `listener(match_id)` when a match changed because another device of the group changed it."""
+        self._listeners.append(listener)
+
+    def unlisten(self, listener: Callable[[str], None]) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def tell(self, report: Report) -> None:
+        """A round stored these matches: every phone showing one of them shows it again."""
+        for match_id in sorted(report.stored):
+            for listener in list(self._listeners):
+                try:
+                    listener(match_id)
+                except Exception:  # one phone's page gone wrong must not keep the news from the others
+                    log.exception("telling a phone that match %s changed", match_id)
 
     def start_background(self) -> None:
         """Beside the screens, in threads: the writer, scoring the history ahead of time, and (a data folder on
@@ -54,10 +80,14 @@ class Parts:
         if check is not None:
             threading.Thread(target=_watch_folder, args=(check, self._stop), name="data-folder-watch",
                              daemon=True).start()
+        if self.runner is not None:
+            self.runner.start_thread()
 
     def close(self) -> None:
         """Stop the work beside the screens, let the writes handed over finish, and close the storage."""
         self._stop.set()
+        if self.runner is not None:
+            self.runner.stop()
         if self.writer is not None:
             self.writer.shutdown(wait=True)
         self.storage.close()
@@ -70,9 +100,28 @@ class Parts:
 
 
 def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker = new_id) -> Parts:
-    """The app over `storage`, on `clock` (else the storage's own, else the system's)."""
+    """The app over `storage`, on `clock` (else the storage's own, else the system's). A backend with a
+    folder of its own (on disk, or the browser's) keeps what sync knows beside the matches, in `sync/`."""
     clock = clock or getattr(storage, "clock", None) or utc_now
-    return Parts(storage, Services.over(storage, clock, make_id), HistoryCache(), clock)
+    services = Services.over(storage, clock, make_id)
+    folder = getattr(storage, "path", None)
+    if folder is None:
+        return Parts(storage, services, HistoryCache(), clock)
+    from .storage import files
+    from .storage.replica import SYNC, FolderReplica, GroupFile
+    from .sync.runner import CouchConnector, SyncRunner
+
+    replica = FolderReplica(Path(folder) / SYNC)
+    sync = Sync(storage, replica, services.table, clock)
+    runner_box: list[SyncRunner] = []
+    group = Group(GroupFile(Path(folder) / SYNC), CouchConnector(), replica,
+                  changed=lambda: runner_box[0].poke() if runner_box else None)
+    services = replace(services, sync=sync, group=group)
+    parts = Parts(storage, services, HistoryCache(), clock)
+    runner = SyncRunner(sync, group, lambda: files.changes, parts.tell)
+    runner_box.append(runner)
+    parts.runner = runner
+    return parts
 
 
 def open_folder(folder: Path | str | None = None, *, read_only: bool = False) -> MatchStorage:

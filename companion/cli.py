@@ -183,6 +183,64 @@ def quiet_storage_logs() -> None:
         logging.getLogger("companion").addHandler(logging.NullHandler())
 
 
+def sync_command(server: str | None, forget: bool, lang: str = "en") -> int:
+    """`sync`: one round with the device's group (joining it first with `--server`), or `--forget` it.
+
+    Says what moved, in `lang`; every failure ends with exit status 2 and a sentence.
+    """
+    import asyncio
+
+    from . import bootstrap
+    from .engine.messages import SaidError
+    from .service import StorageError
+    from .sync.couch import CouchClient
+    from .sync.remote import CouchRemote
+
+    tr = Translator(lang)
+    try:
+        parts = bootstrap.build(bootstrap.open_folder())
+    except StorageError as exc:  # held by another app, or a folder the disk refuses
+        print(exc, file=sys.stderr)
+        return 2
+    with parts:
+        group, sync = parts.services.group, parts.services.sync
+        assert group is not None and sync is not None
+        if forget:
+            group.leave()
+            print(tr("cli.sync.forgot"))
+            return 0
+        try:
+            address = group.connector.parse(server) if server is not None else group.address()
+        except SaidError as exc:
+            print(tr("cli.sync.failed", reason=tr.say(exc)), file=sys.stderr)
+            return 2
+        if address is None:
+            print(tr("cli.sync.no_group", option="--server", form="https://user:password@host/database"), file=sys.stderr)
+            return 2
+
+        async def once():
+            async with CouchClient(address) as client:
+                return await sync.once(CouchRemote(client))
+
+        try:
+            report = asyncio.run(once())
+        except SaidError as exc:
+            print(tr("cli.sync.failed", reason=tr.say(exc)), file=sys.stderr)
+            return 2
+        except StorageError as exc:
+            print(tr("cli.sync.failed", reason=str(exc)), file=sys.stderr)
+            return 2
+        if server is not None:
+            group.join(server)  # kept for the next time only once it worked
+        print(tr("cli.sync.done", server=group.connector.shown(address), sent=report.sent,
+                 received=report.received, changed=len(report.stored)))
+        if report.conflicts:
+            print(tr.n("cli.sync.conflicts", report.conflicts))
+        for problem in report.unreadable[:5]:
+            print(tr("cli.sync.unreadable", reason=tr.say(problem)), file=sys.stderr)
+        return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m companion",
@@ -211,6 +269,15 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("files", nargs="+", help="match files (.json) or zips made by export")
     imp.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
                      help=f"the language of what it says: {languages}; default {spoken}")
+    sync = sub.add_parser("sync", help="sync this device's matches with its group's CouchDB database once",
+                          description="Send this device's new matches, hands and taps to its group's database and "
+                                      "bring back what the group's other devices saved (docs/sync.md).")
+    sync.add_argument("--server", metavar="URL",
+                      help="the group's database, https://user:password@host/database (kept for the next time)")
+    sync.add_argument("--forget", action="store_true",
+                      help="leave the group: forget its address and password (the matches stay)")
+    sync.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
+                      help=f"the language of what it says: {languages}; default {spoken}")
     return parser
 
 
@@ -224,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         quiet_storage_logs()
     if args.command == "score":
         return finish_output(lambda: score_command(args.file, args.json, args.rules, args.lang), args.lang)
+    if args.command == "sync":
+        return finish_output(lambda: sync_command(args.server, args.forget, args.lang), args.lang)
     if args.command in ("export", "import"):
         return finish_output(lambda: store_command(args.command, getattr(args, "files", []),
                                                    getattr(args, "out", None), getattr(args, "lang", "en")),

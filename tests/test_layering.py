@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("formats",),                # presets, the match file, score sheets, zips
     ("history",),                # scored history, statistics, what-if, the CSV
     ("service",),                # the use cases, and the storage port they need
-    ("storage",),                # the backends: TinyDB on a folder, and in a browser tab's IndexedDB
+    ("storage", "sync"),         # the backends: TinyDB on a folder (and in IndexedDB); the group's CouchDB
     ("bootstrap",),              # builds the app for every front door
     ("ui", "cli", "__main__"),   # the front doors: the screens, and the command line
 )

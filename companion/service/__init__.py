@@ -17,6 +17,7 @@ from .backups import Backups, ImportReport
 from .library import Arrival, Imported, Library
 from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer, StorageError,
                     StoreClosed, StoreLocked)
+from .sync import Group, Sync
 from .table import StaleWrite, Table
 
 
@@ -30,6 +31,11 @@ class Services:
     table: Table
     library: Library
     backups: Backups
+    sync: Sync | None = None
+    """Keeping this device's matches in step with its group's (None where there is no folder to keep the
+    group's documents in)."""
+    group: Group | None = None
+    """The group this device syncs with: join, test, show, leave."""
 
     @classmethod
     def over(cls, storage: MatchStorage, clock: Clock | None = None, make_id: IdMaker = new_id) -> Services:

@@ -137,6 +137,11 @@ class MatchStorage(Protocol):
 
     def list_matches(self) -> list[MatchSummary]: ...
 
+    def updated(self, match_id: str) -> str | None:
+        """When the stored match last changed (its summary's `updated`), None when it is not stored: what
+        `list_matches` says of one match, without listing them all (sync asks this of every match it
+        stores)."""
+
     def find_same(self, fingerprint: str) -> MatchRecord | None:
         """A stored match with this content (`fingerprint`), if any."""
 

@@ -212,6 +212,31 @@ class Table:
                 return record
             return self.storage.put(replace(record, abandoned=False), standing(record.match))
 
+    def apply_shared(self, record: MatchRecord, expected: Revision | None) -> MatchRecord | None:
+        """Store a match as the group's shared changes add it up (another device's save, tap or undo).
+
+        `expected`: the version of this device's match the shared one was compared with (None: it has
+        none). When the match changed here since, nothing is stored (None): the next round compares again.
+        The players are this device's own, found by name.
+        """
+        with self._lock:
+            player_ids = tuple(tuple(self.storage.player_id(name) for name in side.members)
+                               for side in record.match.sides)
+            record = replace(record, player_ids=player_ids)
+            st = standing(record.match)
+            if not self.storage.is_taken(record.id):
+                if expected is not None:
+                    return None
+                return self.storage.add(record, st)
+            try:
+                current = self.storage.get(record.id)
+            except NoSuchMatch:  # in this device's bin: deleted here, which the next round tells the group
+                return None
+            if expected is None or current.revision != expected:
+                return None
+            finished = (current.finished or record.finished or self._clock()) if st.is_over else None
+            return self.storage.put(replace(record, finished=finished), st)
+
     def rematch(self, match_id: str) -> MatchRecord:
         """A new match of the same sides, rules and goal; the deal moves on from where this one left it."""
         with self._lock:

@@ -59,11 +59,20 @@ def db(path: Path) -> TinyDB:
     return TinyDB(path, storage=AtomicJSONStorage)
 
 
+def table_bytes(table: str, docs: Iterable[Mapping[str, Any]]) -> bytes:
+    """A TinyDB file whose table holds exactly `docs`, numbered from 1."""
+    return files.dump_bytes({table: {str(n): dict(doc) for n, doc in enumerate(docs, start=1)}})
+
+
 def write_table(path: Path, table: str, docs: Iterable[Mapping[str, Any]]) -> None:
     """Replace `path` at once (atomically) with a TinyDB file whose table holds exactly `docs`, numbered
     from 1: what memory holds, written without reading the file first."""
-    data = {table: {str(n): dict(doc) for n, doc in enumerate(docs, start=1)}}
-    files.write_atomic(path, files.dump_bytes(data))
+    files.write_atomic(path, table_bytes(table, docs))
+
+
+def write_tables(items: Iterable[tuple[Path, str, Iterable[Mapping[str, Any]]]]) -> None:
+    """`write_table` for many files (path, table, docs), synced together (`files.write_many`)."""
+    files.write_many([(path, table_bytes(table, docs)) for path, table, docs in items])
 
 
 def replace_all(doc: Mapping[str, Any]) -> Callable[[MutableMapping], None]:

@@ -26,7 +26,7 @@ from .documents import (DocumentError, is_id, match_name, record_from_doc, recor
                         summary_doc, summary_from_doc, with_names)
 from .files import clean_temp_files, folder_syncs_at_end, move_durably
 from .folder import (BIN, DAMAGE, DAMAGED, DOC_ID, INDEX, INDEX_TABLE, MATCH_TABLE, MATCHES, DataFolder,
-                     data_dir, db, put_doc, reason, stamp, write_table)
+                     data_dir, db, put_doc, reason, stamp, write_table, write_tables)
 from .index import Index, bucket_of, read_buckets
 from .lock import FolderLock
 from .people import PlayerBook, SettingsFile
@@ -318,6 +318,17 @@ class Store:
             self._unsaved_buckets.discard(prefix)
 
     def _write_unsaved(self) -> None:
+        prefixes = sorted(self._unsaved_buckets)
+        if len(prefixes) > 1 and not self._in_batch():
+            # Many at once (the end of a batch): synced together, far quicker than one by one.
+            written = [(prefix, self._index.bucket(prefix)) for prefix in prefixes]
+            try:
+                write_tables([(self._files.bucket_path(prefix), INDEX_TABLE, entries)
+                              for prefix, entries in written if entries])
+            except OSError as exc:
+                log.info("the index files could not be written together (%s): one by one", exc)
+            else:
+                self._unsaved_buckets -= {prefix for prefix, entries in written if entries}
         for prefix in sorted(self._unsaved_buckets):
             self._write_bucket(prefix)
 
@@ -426,6 +437,13 @@ class Store:
             self._check_open()
             ordered = sorted(self._index.values(), key=lambda s: (s["created"], s["id"]), reverse=True)
             return [self._summary(s) for s in ordered]
+
+    def updated(self, match_id: str) -> str | None:
+        """When the stored match last changed, from the index alone (None when it is not stored)."""
+        with self.lock:
+            self._check_open()
+            found = self._index.get(match_id)
+            return str(found["updated"]) if found is not None else None
 
     def _summary(self, doc: dict[str, Any]) -> MatchSummary:
         # History screens list often: build each summary again only when its entry or a name changed.

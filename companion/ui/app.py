@@ -56,7 +56,7 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     page = ft.context.page
     session = _once(lambda: new_session(page))
     vm = _once(lambda: AppModel(parts.services, session=session))
-    adapter = _once(lambda: PageAdapter(page, vm, options, parts.writer))
+    adapter = _once(lambda: PageAdapter(page, vm, options, parts.writer, parts))
     ft.on_mounted(adapter.attach)
     ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
     ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])

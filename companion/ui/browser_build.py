@@ -21,6 +21,7 @@ from ..i18n import Translator, first_spoken
 from ..net.access import wanted_languages
 from ..net.server import LANGUAGES_KEY
 from ..service import StorageError
+from ..service.sync import Report
 from ..storage.browser import BrowserStore, open_in_browser
 from .app import ObservableSession, make_main
 from .page import PageOptions
@@ -198,12 +199,39 @@ def run() -> None:
         async def after_start() -> None:
             await asyncio.sleep(2)  # the first screen has been drawn: its modules are loaded
             report_modules()
+            start_sync(page, parts, store)
             await asyncio.sleep(max(WARM_AFTER - 2, 0))
             await parts.history.warm_stepwise(parts.services.library)
 
         page.run_task(after_start)
 
     ft.run(main)
+
+
+def start_sync(page: ft.Page, parts: bootstrap.Parts, store: BrowserStore) -> None:
+    """Keep this tab in step with its group: the sync runner as a task on the page's loop (a tab has no
+    threads; its requests go through the browser's `fetch`, `companion.sync.transport`). After each round,
+    what it stored (and what it knows of the group: the outbox, the checkpoint) is kept in IndexedDB before
+    the phone is told: a match shown as arrived survives the tab being closed, and the checkpoint never
+    runs ahead of the matches (one flush keeps the folder whole)."""
+    runner = parts.runner
+    if runner is None:
+        return
+    told = runner.after_round
+
+    async def kept_then_told(report: Report) -> None:
+        if store.unsettled():
+            try:
+                await store.settle()
+            except StorageError as exc:  # kept in memory; the next settle tries again, and the page says so
+                log.warning("sync: what arrived is not kept in this browser yet: %s", exc)
+        if told is not None:
+            done = told(report)
+            if done is not None:
+                await done
+
+    runner.after_round = kept_then_told
+    page.run_task(runner.run)
 
 
 def browser_session(parts: bootstrap.Parts, store: BrowserStore):

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import parse_qs, urlparse
 
 import flet as ft
@@ -82,13 +82,25 @@ def page_languages(page: ft.Page, asked: tuple[str, ...]) -> tuple[str, ...]:
     return (system,) if system else ()
 
 
+class GroupNews(Protocol):
+    """Where a page hears of matches that another device of the group changed (`bootstrap.Parts`): the
+    listener is called with the match's id, from the sync runner's thread (or, in a browser tab, its task)."""
+
+    def listen(self, listener: Callable[[str], None]) -> None: ...
+
+    def unlisten(self, listener: Callable[[str], None]) -> None: ...
+
+
 class PageAdapter:
     """One phone's page: everything the view model needs done that only Flet can do."""
 
-    def __init__(self, page: ft.Page, vm: AppModel, options: PageOptions, writer: Executor | None = None):
+    def __init__(self, page: ft.Page, vm: AppModel, options: PageOptions, writer: Executor | None = None,
+                 news: GroupNews | None = None):
         self.page = page
         self.writer = writer
         """Where writes run off the event loop, in order (`bootstrap.Parts.writer`); None: on the loop."""
+        self.news = news
+        """News of the group's other devices (a round of sync stored a match), heard like another phone's."""
         self.vm = vm
         self.session = vm.session
         self.options = options
@@ -121,13 +133,17 @@ class PageAdapter:
         if not self.subscribed:
             self.page.pubsub.subscribe(self.on_message)
             self.session.announce = self.page.pubsub.send_others
+            if self.news is not None:
+                self.news.listen(self.on_group_news)
             self.subscribed = True
 
     def unsubscribe(self) -> None:
-        """Stop hearing other phones: a closed tab's session is kept by Flet for an hour, and each phone's
-        news would otherwise be drawn for nobody (and fail: its connection is gone)."""
+        """Stop hearing other phones and devices: a closed tab's session is kept by Flet for an hour, and each
+        phone's news would otherwise be drawn for nobody (and fail: its connection is gone)."""
         if self.subscribed:
             self.page.pubsub.unsubscribe()
+            if self.news is not None:
+                self.news.unlisten(self.on_group_news)
             self.session.announce = None
             self.subscribed = False
 
@@ -201,6 +217,11 @@ class PageAdapter:
         context; `run_task` binds this session's page, which the redraw is sent to."""
         if self.subscribed and isinstance(message, dict) and isinstance(message.get("match"), str):
             self.page.run_task(self._refresh, message)
+
+    def on_group_news(self, match_id: str) -> None:
+        """Another device of the group changed a match (a round of sync stored it here): shown as another
+        phone's change is. Called from the sync runner's thread; `run_task` hands it to this page's loop."""
+        self.on_message({"match": match_id})
 
     async def _refresh(self, message: dict[str, Any]) -> None:
         self.vm.scoreboard.refresh(message["match"], message.get("replaces"))

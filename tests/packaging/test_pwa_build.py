@@ -11,8 +11,9 @@ from pathlib import Path
 from pwa import build
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVER_ONLY = {"flet-web", "uvicorn", "segno"}
-"""What only the served app needs: the web client and its server, the join link's QR code."""
+SERVER_ONLY = {"flet-web", "uvicorn", "segno", "httpx"}
+"""What only the served app needs: the web client and its server, the join link's QR code, the CouchDB
+client's CPython transport (the browser build's is `fetch`: companion/sync/transport.py)."""
 
 
 def project_dependencies() -> dict[str, str]:

@@ -31,13 +31,19 @@ def match_file(k: int) -> str:
 def test_an_import_in_a_batch_writes_players_once_and_each_index_bucket_once(store, monkeypatch):
     texts = [match_file(k) for k in range(60)]
     written: Counter[str] = Counter()
-    real = files.write_atomic
+    real, real_many = files.write_atomic, files.write_many
 
     def counting(path: Path, data: bytes) -> None:
         written[path.relative_to(store.folder).as_posix()] += 1
         real(path, data)
 
+    def counting_many(items: list[tuple[Path, bytes]], **options) -> None:  # the buckets, together at the end
+        for path, _ in items:
+            written[path.relative_to(store.folder).as_posix()] += 1
+        real_many(items, **options)
+
     monkeypatch.setattr(files, "write_atomic", counting)
+    monkeypatch.setattr(files, "write_many", counting_many)
     with books(store).batch():
         for text in texts:
             books(store).import_match(text)

@@ -97,3 +97,27 @@ def test_each_write_replaces_the_file_so_an_open_reader_keeps_the_old_version(tm
         write_atomic(path, b'{"v": {"1": {"n": 2}}}')
         assert json.loads(reader.read()) == {"v": {"1": {"n": 1}}}
     assert json.loads(path.read_bytes()) == {"v": {"1": {"n": 2}}}
+
+
+def test_many_files_written_together_are_all_new_or_all_old_when_a_sync_fails(tmp_path, monkeypatch):
+    from companion.storage.files import write_many
+
+    paths = [tmp_path / f"{n}.json" for n in range(5)]
+    write_many([(p, b"old") for p in paths])
+    assert [p.read_bytes() for p in paths] == [b"old"] * 5
+    write_many([(p, b"new %d" % n) for n, p in enumerate(paths)])
+    assert [p.read_bytes() for p in paths] == [b"new %d" % n for n in range(5)]
+
+    calls = []
+
+    def broken_fsync(fd):
+        calls.append(fd)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", broken_fsync)
+    monkeypatch.setattr("companion.storage.files._FULLFSYNC", None)
+    with pytest.raises(OSError):
+        write_many([(p, b"newer") for p in paths])
+    assert [p.read_bytes() for p in paths] == [b"new %d" % n for n in range(5)]   # none renamed before all synced
+    assert sorted(tmp_path.iterdir()) == sorted(paths)                              # no temporary file left

@@ -119,7 +119,8 @@ def test_a_browser_that_keeps_nothing_says_so_on_the_first_screen(tmp_path):
         fake = FakeBrowser()
         fake.mount_error = RuntimeError("InvalidStateError: no IndexedDB here")
         app, store, _ = await open_app(tmp_path, fake)
-        assert app.session.problems_at_open == [t("notice.browser.refused", reason="InvalidStateError: no IndexedDB here")]
+        said = t("notice.browser.refused", reason="InvalidStateError: no IndexedDB here")
+        assert app.session.problems_at_open == [said]
         start(app)                             # and the app runs, in memory
         store.close()
 
@@ -138,3 +139,38 @@ def test_the_page_speaks_the_phones_own_language_as_the_browser_lists_them(monke
     monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(navigator=navigator))
     assert browser_languages() == ("de", "ko", "en")
     assert browser_language() == "ko"                  # German is not spoken: the next one is
+
+
+def test_what_a_round_of_sync_stored_is_kept_in_the_browser_before_the_phone_is_told(tmp_path):
+    from companion import bootstrap
+    from companion.service.sync import Report
+    from companion.ui.browser_build import start_sync
+
+    from ..storage.builders import new_match
+
+    class Page:
+        """What `start_sync` needs of the page: a task on its loop."""
+
+        def run_task(self, handler):
+            self.started = handler
+
+    async def scenario():
+        fake = SlowBrowser()
+        _, store = await open_in_browser(fake, str(tmp_path / "memory"))
+        parts = bootstrap.build(store)
+        told: list[tuple[str, bool]] = []
+        parts.listen(lambda match_id: told.append((match_id, store.unsettled())))
+        page = Page()
+        start_sync(page, parts, store)
+        assert page.started == parts.runner.run          # the runner runs as a task of the page's loop
+        match_id = parts.services.table.start(new_match(hands=2)).id   # as a round stores what arrived
+        fake.gate.clear()                                # IndexedDB is slow to answer
+        round_ended = asyncio.ensure_future(parts.runner.after_round(Report(stored={match_id})))
+        await asyncio.sleep(0.1)
+        assert told == []                                # not told before it is kept
+        fake.gate.set()
+        await round_ended
+        assert told == [(match_id, False)]               # told once kept
+        store.close()
+
+    run(scenario())

@@ -1,0 +1,272 @@
+"""The shared documents this device knows, and how it reaches its group: the `Replica` of `service.sync`,
+kept in the data folder's `sync/` beside the matches.
+
+- `sync/matches/<match id>.json`: every document known about one match, and which are not sent yet;
+- `sync/state.json`: this device's id in the group, how far the shared database was read (the
+  checkpoint), the stamp each match had when last compared, how many live taps were sent, the matches
+  whose news from the group is not stored yet;
+- `sync/group.json`: the group's address, user and password. It is never exported: a backup or a match
+  file carries matches only. `forget` removes it and what was known of the group.
+
+Every file is replaced whole (written beside, fsynced, renamed, its folder synced before the write returns,
+also inside a batch of the store's writes): a device killed in the middle of a write keeps the file as it
+was, and the round starts again from there; what the state says (the checkpoint) is never durable before
+the documents it counts.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Iterable, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from collections.abc import Iterator
+
+from ..service import changes as ch
+from ..service.ports import DiskFault, StorageError
+from .files import CorruptFile, dump_bytes, read_json, write_atomic, write_many
+
+log = logging.getLogger(__name__)
+
+SYNC = "sync"
+"""The folder of the data folder that holds what sync knows."""
+
+
+class FolderReplica:
+    """What this device knows of its group's shared documents, in a folder (see the module)."""
+
+    def __init__(self, folder: Path):
+        self.folder = Path(folder)
+        self._lock = threading.RLock()
+        self._docs: dict[str, dict[str, Any]] = {}
+        """Per match, loaded when first asked: {"docs": {id: doc}, "unsent": [id, ...]}."""
+        self._files: set[str] | None = None
+        """The matches with a file of documents, listed from the folder once, then kept up to date here."""
+        self._state = self._read(self.folder / "state.json") or {}
+        if not isinstance(self._state.get("device"), str):
+            self._state = {"device": uuid.uuid4().hex[:16], "checkpoint": None, "compared": {}, "taps": 0,
+                           "unsent": []}
+            self._write_state()
+
+    # --- the files ------------------------------------------------------------------------------------
+    def _read(self, path: Path) -> dict[str, Any] | None:
+        if not path.exists():
+            return None
+        try:
+            data = read_json(path)
+        except (CorruptFile, OSError, ValueError) as exc:
+            # Only a cache of what the group holds: start again from the group (the checkpoint goes with it).
+            log.warning("%s could not be read (%s): what it knew is read again from the group", path, exc)
+            return None
+        return data if isinstance(data, dict) else None
+
+    @contextmanager
+    def _disk(self, doing: str) -> Iterator[None]:
+        try:
+            yield
+        except StorageError:
+            raise
+        except OSError as exc:
+            raise DiskFault(doing, self.folder.parent, exc) from exc
+
+    def _write(self, path: Path, data: Any) -> None:
+        with self._disk("keep what the group shared"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_many([(path, dump_bytes(data))], folders_now=True)
+
+    def _write_state(self) -> None:
+        self._write(self.folder / "state.json", self._state)
+
+    def _match(self, match_id: str) -> dict[str, Any]:
+        found = self._docs.get(match_id)
+        if found is None:
+            data = self._read(self.folder / "matches" / f"{match_id}.json") or {}
+            docs: dict[str, Any] = data["docs"] if isinstance(data.get("docs"), dict) else {}
+            unsent = [i for i in data.get("unsent", []) if i in docs] if isinstance(data.get("unsent"), list) else []
+            found = {"docs": docs, "unsent": unsent}
+            self._docs[match_id] = found
+        return found
+
+    def _save_matches(self, match_ids: Iterable[str]) -> None:
+        """Several matches' files at once (a page of what the group wrote): synced together, far quicker than
+        one by one, each file still whole or as it was after a crash."""
+        folder = self.folder / "matches"
+        items = [(folder / f"{m}.json", dump_bytes(self._docs[m])) for m in sorted(match_ids)]
+        if not items:
+            return
+        with self._disk("keep what the group shared"):
+            folder.mkdir(parents=True, exist_ok=True)
+            write_many(items, folders_now=True)
+        if self._files is not None:
+            self._files |= {path.stem for path, _ in items}
+
+    # --- Replica ----------------------------------------------------------------------------------------
+    @property
+    def device(self) -> str:
+        return str(self._state["device"])
+
+    def known(self, match_id: str) -> list[ch.Change]:
+        with self._lock:
+            out = []
+            for doc in self._match(match_id)["docs"].values():
+                try:
+                    out.append(ch.from_doc(doc))
+                except ch.ChangeError as exc:  # kept as it came, and left out of the match
+                    log.info("%s", exc)
+            return out
+
+    def keep(self, changes: Iterable[ch.Change], sent: bool) -> list[ch.Change]:
+        with self._lock:
+            fresh: list[ch.Change] = []
+            touched: set[str] = set()
+            for change in changes:
+                entry = self._match(change.match)
+                if change.id in entry["docs"]:
+                    if sent and change.id in entry["unsent"]:  # it came back from the group: it is there
+                        entry["unsent"].remove(change.id)
+                        touched.add(change.match)
+                    continue
+                entry["docs"][change.id] = change.to_doc()
+                if not sent:
+                    entry["unsent"].append(change.id)
+                touched.add(change.match)
+                fresh.append(change)
+            arrived = {c.match for c in fresh} if sent else set()
+            if arrived - set(self._state.get("settle", [])):
+                # Which matches have news to store, written before the news itself: a device killed before
+                # it stored them stores them next time, whatever the checkpoint says by then.
+                self._state["settle"] = sorted(arrived | set(self._state.get("settle", [])))
+                self._write_state()
+            self._save_matches(touched)
+            unsent = sorted({*self._state["unsent"], *(m for m in touched if self._docs[m]["unsent"])}
+                            - {m for m in touched if not self._docs[m]["unsent"]})
+            if unsent != self._state["unsent"]:
+                self._state["unsent"] = unsent
+                self._write_state()
+            return fresh
+
+    def to_settle(self) -> set[str]:
+        """Matches whose documents arrived from the group and that were not stored here since."""
+        value = self._state.get("settle", [])
+        return {m for m in value if isinstance(m, str)} if isinstance(value, list) else set()
+
+    def settled(self, match_ids: Iterable[str]) -> None:
+        with self._lock:
+            left = sorted(self.to_settle() - set(match_ids))
+            if left != self._state.get("settle", []):
+                self._state["settle"] = left
+                self._write_state()
+
+    def unsent(self, limit: int) -> list[ch.Change]:
+        with self._lock:
+            out: list[ch.Change] = []
+            for match_id in self._state["unsent"]:
+                entry = self._match(match_id)
+                for ident in entry["unsent"]:
+                    try:
+                        out.append(ch.from_doc(entry["docs"][ident]))
+                    except ch.ChangeError:
+                        continue
+                    if len(out) >= limit:
+                        return out
+            return out
+
+    def mark_sent(self, ids: Iterable[str]) -> None:
+        with self._lock:
+            by_match: dict[str, set[str]] = {}
+            for ident in ids:
+                by_match.setdefault(ident.split(".", 1)[0], set()).add(ident)
+            for match_id, sent in sorted(by_match.items()):
+                entry = self._match(match_id)
+                entry["unsent"] = [i for i in entry["unsent"] if i not in sent]
+            self._save_matches(by_match)
+            unsent = [m for m in self._state["unsent"] if self._match(m)["unsent"]]
+            if unsent != self._state["unsent"]:
+                self._state["unsent"] = unsent
+                self._write_state()
+
+    def matches(self) -> set[str]:
+        with self._lock:
+            if self._files is None:  # once: every round asks, and listing a folder of 1,000 files costs
+                folder = self.folder / "matches"
+                self._files = {p.stem for p in folder.glob("*.json")} if folder.is_dir() else set()
+            return set(self._files)  # every keep writes its matches' files, and adds them to it
+
+    @property
+    def checkpoint(self) -> str | None:
+        value = self._state.get("checkpoint")
+        return value if isinstance(value, str) else None
+
+    def set_checkpoint(self, seq: str) -> None:
+        with self._lock:
+            if seq != self._state.get("checkpoint"):
+                self._state["checkpoint"] = seq
+                self._write_state()
+
+    def compared(self, match_id: str) -> str | None:
+        value = self._state["compared"].get(match_id)
+        return value if isinstance(value, str) else None
+
+    def set_compared(self, stamps: Mapping[str, str]) -> None:
+        with self._lock:
+            self._state["compared"].update(stamps)
+            self._write_state()
+
+    @property
+    def taps_sent(self) -> int:
+        value = self._state.get("taps")
+        return value if type(value) is int else 0
+
+    def set_taps_sent(self, n: int) -> None:
+        with self._lock:
+            self._state["taps"] = n
+            self._write_state()
+
+    def forget(self) -> None:
+        """Forget the group: every document known, the checkpoint, the comparisons (the device keeps its id)."""
+        with self._lock, self._disk("forget the group"):
+            for path in (self.folder / "matches").glob("*.json"):
+                path.unlink(missing_ok=True)
+            self._docs.clear()
+            self._files = set()
+            self._state = {"device": self.device, "checkpoint": None, "compared": {}, "taps": self.taps_sent,
+                           "unsent": [], "settle": []}
+            self._write_state()
+
+
+class GroupFile:
+    """The group this device syncs with: its address with the user and password (`sync/group.json`).
+
+    Kept apart from the settings and from every export: only this device's data folder holds it, and
+    `forget` removes it."""
+
+    def __init__(self, folder: Path):
+        self.path = Path(folder) / "group.json"
+
+    def address(self) -> str | None:
+        """The group's address as it was given (`https://user:password@host/database`), or None."""
+        if not self.path.exists():
+            return None
+        try:
+            data = read_json(self.path)
+        except (CorruptFile, OSError, ValueError) as exc:
+            log.warning("%s could not be read (%s): the group must be joined again", self.path, exc)
+            return None
+        value = data.get("address") if isinstance(data, dict) else None
+        return value if isinstance(value, str) else None
+
+    def keep(self, address: str) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_atomic(self.path, dump_bytes({"address": address}))
+        except OSError as exc:
+            raise DiskFault("keep the group's address", self.path.parent.parent, exc) from exc
+
+    def forget(self) -> None:
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            raise DiskFault("forget the group's address", self.path.parent.parent, exc) from exc

@@ -1,0 +1,43 @@
+"""The group's shared database as `service.sync.Remote`: a CouchDB database through `CouchClient`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .couch import MAX_BATCH, Conflict, CouchClient, Written
+
+DESIGN = "_design/"
+"""Design documents (views, validation) are the server owner's: never read as changes."""
+
+
+class CouchRemote:
+    """One group's database: documents sent with `_bulk_docs`, read back from `_changes`."""
+
+    def __init__(self, client: CouchClient):
+        self.client = client
+
+    async def send(self, docs: Sequence[Mapping[str, Any]]) -> set[str]:
+        """Store the documents. Each is written once and never changed, so one already there (a conflict: its
+        id is taken) was sent before, and counts as stored."""
+        stored: set[str] = set()
+        for start in range(0, len(docs), MAX_BATCH):
+            outcomes = await self.client.bulk_docs([dict(d) for d in docs[start:start + MAX_BATCH]])
+            stored |= {o.id for o in outcomes if isinstance(o, Written | Conflict)}
+        return stored
+
+    async def changes(self, since: str | None, limit: int) -> tuple[list[Any], str, bool]:
+        batch = await self.client.changes(since if since is not None else 0, limit=min(limit, MAX_BATCH),
+                                          include_docs=True, all_revs=False)
+        docs = [c.doc for c in batch.results
+                if c.doc is not None and not c.deleted and not c.id.startswith(DESIGN)]
+        more = bool(batch.pending) if batch.pending is not None else len(batch.results) >= limit
+        return docs, str(batch.last_seq), more
+
+    async def wait(self, since: str, seconds: float) -> bool:
+        """Hold a longpoll until something is written after `since`, or `seconds` pass."""
+        batch = await self.client.changes(since, limit=1, longpoll=True, wait=seconds, all_revs=False)
+        return bool(batch.results)
+
+    async def aclose(self) -> None:
+        await self.client.aclose()

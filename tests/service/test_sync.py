@@ -1,0 +1,261 @@
+"""Sync, the use case, between devices with their own data folders and a shared database in memory (the
+real server's tests are in tests/sync/): what one device saves another has, once; what two did apart adds
+up; a round cut anywhere loses nothing and doubles nothing."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from companion import bootstrap
+from companion.engine.live import TapKind
+from companion.service.sync import Sync
+from companion.storage.replica import FolderReplica
+from tests.storage.builders import Clock, hand_for, new_match
+
+
+class SharedDatabase:
+    """A CouchDB database as `Remote` sees it: documents by id, a sequence of changes; `down` cuts it off."""
+
+    def __init__(self) -> None:
+        self.docs: dict[str, dict] = {}
+        self.log: list[str] = []
+        self.down = False
+        self.fail_after_send = False
+
+    def _check(self) -> None:
+        if self.down:
+            raise ConnectionError("the server is down")
+
+    async def send(self, docs):
+        self._check()
+        stored = set()
+        for doc in docs:
+            if doc["_id"] not in self.docs:
+                self.docs[doc["_id"]] = dict(doc)
+                self.log.append(doc["_id"])
+            stored.add(doc["_id"])
+        if self.fail_after_send:
+            self.fail_after_send = False
+            raise ConnectionError("the answer was lost")
+        return stored
+
+    async def changes(self, since, limit):
+        self._check()
+        start = int(since or 0)
+        ids = self.log[start:start + limit]
+        return [self.docs[i] for i in ids], str(start + len(ids)), start + len(ids) < len(self.log)
+
+    async def wait(self, since, seconds):
+        return int(since or 0) < len(self.log)
+
+
+class Device:
+    def __init__(self, folder: Path, shared: SharedDatabase):
+        self.parts = bootstrap.build(bootstrap.open_folder(folder), clock=Clock())
+        self.replica = FolderReplica(folder / "sync")
+        self.sync = Sync(self.parts.storage, self.replica, self.parts.services.table, self.parts.clock)
+        self.shared = shared
+
+    @property
+    def table(self):
+        return self.parts.services.table
+
+    def once(self):
+        return asyncio.run(self.sync.once(self.shared))
+
+    def matches(self):
+        return self.parts.services.library.matches()
+
+    def close(self):
+        self.parts.close()
+
+
+@pytest.fixture
+def shared():
+    return SharedDatabase()
+
+
+@pytest.fixture
+def device(tmp_path, shared):
+    made = []
+
+    def make(name: str) -> Device:
+        d = Device(tmp_path / name, shared)
+        made.append(d)
+        return d
+
+    yield make
+    for d in made:
+        d.close()
+
+
+def test_a_match_saved_on_one_device_arrives_on_another_once_with_its_id_and_sheet(device):
+    a, b = device("a"), device("b")
+    started = a.table.start(new_match(hands=3))
+    a.table.tap(started.id, 0, TapKind.XERI, hand=3)
+    sent = a.once()
+    assert sent.sent > 0
+    got = b.once()
+    assert got.stored == {started.id}
+    mine, theirs = a.table.get(started.id), b.table.get(started.id)
+    assert theirs.match == mine.match and theirs.live == mine.live and theirs.created == mine.created
+    again_a, again_b = a.once(), b.once()
+    assert (again_a.sent, again_a.received, again_b.sent, again_b.received) == (0, 0, 0, 0)
+    assert len(b.matches()) == 1
+
+
+def test_hands_and_taps_from_two_devices_in_turn_all_count(device):
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=1)).id
+    a.once()
+    b.once()
+    b.table.record_hand(m, hand_for(1))
+    b.table.tap(m, 1, TapKind.JACK_XERI, hand=2)
+    b.once()
+    a.once()
+    a.table.tap(m, 0, TapKind.XERI, hand=2)
+    a.once()
+    b.once()
+    assert a.table.get(m).match == b.table.get(m).match == new_match(hands=2)
+    assert sorted(t.seat for t in b.table.get(m).live.taps) == [0, 1]
+
+
+def test_the_same_hand_saved_differently_offline_is_a_conflict_the_table_resolves_and_nothing_is_lost(device):
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=1)).id
+    a.once()
+    b.once()
+    a.table.record_hand(m, hand_for(5))        # both offline: each saves its own hand 2
+    b.table.record_hand(m, hand_for(6))
+    a.once()
+    b.once()
+    a.once()
+    assert len(a.sync.conflicts(m)) == len(b.sync.conflicts(m)) == 1
+    assert a.table.get(m).match.hands == b.table.get(m).match.hands            # the same hand counts on both
+    assert len(a.table.get(m).match.hands) == 2                                  # never counted twice
+    conflict = b.sync.conflicts(m)[0]
+    loser = conflict.versions[0]
+    b.sync.choose(m, conflict.slot, [conflict.versions[1].id])
+    b.once()
+    a.once()
+    for d in (a, b):
+        rec = d.table.get(m)
+        assert rec.match.hands[1] == conflict.versions[1].entry and d.sync.conflicts(m) == ()
+        assert any(t.before == loser.entry for t in rec.trail)                  # the other stays in the trail
+
+
+def test_a_round_cut_while_sending_or_with_the_server_down_loses_and_doubles_nothing(device, shared):
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=2)).id
+    shared.fail_after_send = True              # stored there, but the answer never came back
+    with pytest.raises(ConnectionError):
+        a.once()
+    shared.down = True
+    a.table.record_hand(m, hand_for(2))
+    with pytest.raises(ConnectionError):
+        a.once()
+    shared.down = False
+    a.once()
+    b.once()
+    assert b.table.get(m).match == new_match(hands=3)
+    assert len(shared.docs) == len(set(shared.docs))
+    assert a.once().sent == 0
+
+
+def test_what_was_kept_to_send_survives_the_device_being_closed_and_opened_again(tmp_path, shared):
+    a = Device(tmp_path / "a", shared)
+    m = a.table.start(new_match(hands=2)).id
+    a.sync.gather()                            # kept to send, and the app stops before sending
+    a.close()
+    a = Device(tmp_path / "a", shared)
+    a.once()
+    a.close()
+    b = Device(tmp_path / "b", shared)
+    b.once()
+    assert b.table.get(m).match == new_match(hands=2)
+    b.close()
+
+
+def test_an_undo_and_a_stop_travel(device):
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=3)).id
+    a.once()
+    b.once()
+    a.table.undo_hand(m)
+    a.table.abandon(m)
+    a.once()
+    b.once()
+    rec = b.table.get(m)
+    assert rec.match == new_match(hands=2) and rec.abandoned and rec.trail[-1].before == hand_for(2)
+
+
+def test_a_deleted_match_is_deleted_on_the_other_device(device):
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=1)).id
+    a.once()
+    b.once()
+    a.parts.services.library.delete(m)
+    a.once()
+    b.once()
+    assert b.matches() == []
+
+
+def test_a_stale_phone_on_the_other_device_is_still_refused(device):
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=1)).id
+    a.once()
+    b.once()
+    shown = b.table.get(m).revision              # a phone on B opened the entry for hand 2
+    a.table.record_hand(m, hand_for(1))
+    a.once()
+    b.once()
+    from companion.service import StaleWrite
+
+    with pytest.raises(StaleWrite):
+        b.table.record_hand(m, hand_for(7), expected=shown)
+    assert b.table.get(m).match == new_match(hands=2)
+
+
+def test_a_device_that_changed_meanwhile_keeps_its_change(device):
+    # B's own tap lands between its comparison and the shared match arriving: it is never overwritten.
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=1)).id
+    a.once()
+    b.once()
+    a.table.record_hand(m, hand_for(1))
+    a.once()
+    b.table.tap(m, 1, TapKind.XERI, hand=1)      # for the hand A just saved, unknown here yet
+    b.once()
+    a.once()
+    for d in (a, b):
+        assert d.table.get(m).match == new_match(hands=2)   # A's hand counts; B's late tap does not change it
+    assert replace(b.table.get(m), live=a.table.get(m).live).match == a.table.get(m).match
+
+
+def test_news_kept_but_not_stored_when_the_device_died_is_stored_at_its_next_round(tmp_path, shared, monkeypatch):
+    # B keeps what A sent and moves its checkpoint past it, then dies before storing the match: the documents
+    # come no more (the checkpoint is past them), yet the match must arrive.
+    a = Device(tmp_path / "a", shared)
+    m = a.table.start(new_match(hands=3)).id
+    a.once()
+    b = Device(tmp_path / "b", shared)
+
+    def killed(*args, **kwargs):
+        raise SystemExit("the app was killed")
+
+    monkeypatch.setattr(Sync, "_settle", killed)
+    with pytest.raises(SystemExit):
+        b.once()
+    monkeypatch.undo()
+    assert b.replica.checkpoint is not None and b.matches() == []
+    b.close()
+    b = Device(tmp_path / "b", shared)
+    report = b.once()
+    assert report.received == 0 and report.stored == {m}
+    assert b.table.get(m).match == new_match(hands=3)
+    b.close()
+    a.close()
