@@ -56,6 +56,7 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     vm, _ = ft.use_state(lambda: AppModel(parts.services, session=session))
     adapter, _ = ft.use_state(lambda: PageAdapter(page, vm, options, parts.writer))
     ft.on_mounted(adapter.attach)
+    ft.on_mounted(lambda: adapter.attach_sync(parts.runner))
     ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
     ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])
     ft.use_effect(lambda: page.run_task(adapter.keep_awake), [vm.settings.wants_wakelock])

@@ -12,6 +12,7 @@ from .home import home
 from .scoreboard import scoreboard
 from .settings import rules_screen, settings_screen
 from .setup import setup
+from .sync import conflict_screen, sync_screen
 
 SCREENS: dict[Screen, Callable[[AppModel], object]] = {
     Screen.HOME: home,
@@ -23,6 +24,8 @@ SCREENS: dict[Screen, Callable[[AppModel], object]] = {
     Screen.HISTORY: history_screen,
     Screen.RECORD: record_screen,
     Screen.PLAYER: player_screen,
+    Screen.SYNC: sync_screen,
+    Screen.CONFLICT: conflict_screen,
 }
 """Every screen's render function: a screen without one is an error (a test checks every `Screen`)."""
 
