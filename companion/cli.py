@@ -215,7 +215,8 @@ def sync_command(server: str | None, forget: bool, lang: str = "en") -> int:
             print(tr("cli.sync.failed", reason=tr.say(exc)), file=sys.stderr)
             return 2
         if address is None:
-            print(tr("cli.sync.no_group", option="--server", form="https://user:password@host/database"), file=sys.stderr)
+            print(tr("cli.sync.no_group", option="--server", form="https://user:password@host/database"),
+                  file=sys.stderr)
             return 2
 
         async def once():

@@ -31,3 +31,10 @@ def terminal_qr(text: str) -> str:
     out = io.StringIO()
     segno.make(text, error="m").terminal(out=out, compact=True, border=2)
     return out.getvalue()
+
+
+def qr_png(text: str) -> str:
+    """The QR code of `text` as a base64 PNG (see `table_info` for why base64), big enough to scan across a table."""
+    png = io.BytesIO()
+    segno.make(text, error="m").save(png, kind="png", scale=8, border=2)
+    return base64.b64encode(png.getvalue()).decode("ascii")

@@ -58,6 +58,7 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     vm = _once(lambda: AppModel(parts.services, session=session))
     adapter = _once(lambda: PageAdapter(page, vm, options, parts.writer, parts))
     ft.on_mounted(adapter.attach)
+    ft.on_mounted(lambda: adapter.attach_sync(parts.runner))
     ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
     ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])
     ft.use_effect(lambda: page.run_task(adapter.keep_awake), [vm.settings.wants_wakelock])

@@ -45,6 +45,8 @@ class PageOptions:
     """How long the breakdown of a hand just saved stays above the live xeri buttons."""
     notice_seconds: float = 6.0
     """How long news stays in the status strip (a problem stays until the next tap)."""
+    join: str | None = None
+    """A join link the page was opened with (`…#join=…`): the Sync screen opens with it, to confirm."""
 
     @classmethod
     def from_environment(cls) -> PageOptions:
@@ -57,8 +59,10 @@ class PageOptions:
         """As the page's address asks (`?hooks=1&flash=2`, the browser build's tests), over the environment."""
         query = {name: values[-1] for name, values in parse_qs(urlparse(document_url).query).items()}
         base = cls.from_environment()
+        fragment = urlparse(document_url).fragment
+        join = fragment[len("join="):] if fragment.startswith("join=") else None
         return cls(test_hooks=query.get("hooks") == "1" or base.test_hooks,
-                   flash_seconds=_seconds(query.get("flash"), base.flash_seconds))
+                   flash_seconds=_seconds(query.get("flash"), base.flash_seconds), join=join or None)
 
 
 def _seconds(text: str | None, default: float) -> float:
@@ -114,6 +118,7 @@ class PageAdapter:
         page, session = self.page, self.session
         self.subscribe()
         session.background = self.background
+        session.background_async = self.background_async
         session.post = self.post
         if self.writer is not None:
             self.loop = asyncio.get_running_loop()
@@ -258,6 +263,39 @@ class PageAdapter:
             loop.call_soon_threadsafe(lambda: self.page.run_task(self._call, lambda: done(result)))
 
         threading.Thread(target=run, name="xeri-slow-work", daemon=True).start()
+
+    def background_async(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+        """`background` for a coroutine (a request to the group's server): in a thread with a loop of its own,
+        or, in a browser tab, as a task on the page's loop. `done` gets the result or the exception."""
+        async def run_here() -> None:
+            try:
+                result = await work()
+            except Exception as exc:  # noqa: BLE001 - handed to `done`, which says it in words
+                result = exc
+            done(result)
+
+        if not THREADS:
+            self.page.run_task(run_here)
+            return
+
+        def run_async() -> Any:
+            try:
+                return asyncio.run(work())
+            except Exception as exc:  # noqa: BLE001 - handed to `done`
+                return exc
+
+        self.background(run_async, done)
+
+    def attach_sync(self, runner: Any) -> None:
+        """What the Sync screen asks of the page: how syncing goes, a round now, this app's address."""
+        if runner is not None:
+            self.session.sync_status = lambda: runner.status
+            self.session.page_actions["sync_now"] = runner.poke
+        url = (self.page.url or "").replace("wss://", "https://").replace("ws://", "http://").split("/ws")[0]
+        self.session.app_address = url.rstrip("/") + "/"
+        if self.options.join and self.vm.sync.available:
+            self.vm.sync.open()
+            self.vm.sync.paste("#join=" + self.options.join)
 
     def post(self, call: Callable[[], None]) -> None:
         """From slow work's thread (an import's progress): run `call` on the page's loop, which redraws."""

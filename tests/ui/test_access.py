@@ -21,6 +21,7 @@ WRITES = {
     "record": {"continue_match", "rematch", "ask_delete", "delete"},
     "settings": set(),  # each phone's own: see test_settings_are_each_phones_own
     "player": set(), "rules": set(),
+    "sync": {"test", "join", "ask_leave", "leave", "keep"},
 }
 """Every intent that changes what is stored (or opens a form only for that), screen by screen."""
 

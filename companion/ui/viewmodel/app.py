@@ -13,6 +13,7 @@ from .player import PlayerModel
 from .record import RecordModel
 from .session import Detail, Notice, Screen, Session, Tone, ViewModel, intent
 from .settings import RulesModel, SettingsModel
+from .sync import SyncModel
 from .setup import SetupModel
 from .scoreboard import ScoreboardModel
 
@@ -36,6 +37,7 @@ class AppModel(ViewModel):
         self.player = PlayerModel(self.session, self)
         self.settings = SettingsModel(self.session, self)
         self.rules = RulesModel(self.session, self)
+        self.sync = SyncModel(self.session, self)
 
     @property
     def screen(self) -> Screen:

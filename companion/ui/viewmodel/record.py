@@ -133,6 +133,11 @@ class RecordModel(ViewModel):
         self.result, self.choice, self.opened = None, None, None
         self.session.go(Screen.RECORD)
 
+    def reread(self) -> None:
+        """The past match as stored now (another phone of the group changed it)."""
+        if self.record is not None:
+            self.record = self.services.library.get(self.record.id)
+
     @intent
     def show_breakdown(self, index: int | None) -> None:
         self.opened = None if index == self.opened else index

@@ -4,6 +4,7 @@ go through."""
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import functools
 import threading
@@ -13,6 +14,7 @@ from collections.abc import Callable
 
 from ...engine.entry import InvalidHand
 from ...engine.match import MatchError, MatchOver
+from ...engine.messages import SaidError
 from ...engine.names import PlayerError
 from ...history.cache import HistoryCache
 from ...i18n import LANGUAGES, Translator, first_spoken
@@ -32,6 +34,8 @@ class Screen(enum.StrEnum):
     HISTORY = "history"
     RECORD = "record"
     PLAYER = "player"
+    SYNC = "sync"
+    CONFLICT = "conflict"
 
 
 class Tone(enum.StrEnum):
@@ -96,6 +100,14 @@ def _now(call: Callable[[], Any]) -> None:
     call()
 
 
+def _run_async(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    try:
+        result = asyncio.run(work())
+    except Exception as exc:  # noqa: BLE001 - handed to `done`, which says it in words
+        result = exc
+    done(result)
+
+
 class Session:
     """One browser session's shared state. The UI observes it: `revision` moves on after every intent."""
 
@@ -150,6 +162,14 @@ class Session:
         self.waiting = 0
         """This phone's intents handed to `write_later` and not done yet: while there are any, its other
         intents wait behind them, so the view model is only ever changed in one place, in order."""
+        self.background_async: Callable[[Callable[[], Any], Callable[[Any], None]], None] = _run_async
+        """`background(work, done)` for work that is a coroutine (a request to the group's server): the page runs
+        it in a thread of its own, or on its loop in a browser tab; without a page, at once. `done` gets the
+        result, or the exception that ended it."""
+        self.sync_status: Callable[[], Any] | None = None
+        """How syncing goes (`sync.runner.Status`), when the page has a runner to ask."""
+        self.app_address = ""
+        """The app's own address (`https://app.example/`), where a join link sends another phone."""
         self.post: Callable[[Callable[[], None]], None] = _now
         """How slow work tells the page something while it runs (an import's progress): `post(call)` runs
         `call` on the page's event loop. Set by the page; without one, at once."""
@@ -369,7 +389,8 @@ class ViewModel:
         if isinstance(exc, MatchOver):
             s.say("notice.match_over", Tone.PROBLEM)
             return True
-        if isinstance(exc, (MatchError, InvalidHand, PlayerError)):
+        if isinstance(exc, (MatchError, InvalidHand, PlayerError, SaidError)):
+            # Every SaidError is a sentence for a person (a name, a hand, a group's address or server).
             s.notice = Notice(self.tr.say(exc), Tone.PROBLEM)
             return True
         return False

@@ -13,6 +13,7 @@ from .memo import redraw
 from .scoreboard import scoreboard
 from .settings import rules_screen, settings_screen
 from .setup import setup
+from .sync import conflict_screen, sync_screen
 
 SCREENS: dict[Screen, Callable[[AppModel], object]] = {
     Screen.HOME: home,
@@ -24,6 +25,8 @@ SCREENS: dict[Screen, Callable[[AppModel], object]] = {
     Screen.HISTORY: history_screen,
     Screen.RECORD: record_screen,
     Screen.PLAYER: player_screen,
+    Screen.SYNC: sync_screen,
+    Screen.CONFLICT: conflict_screen,
 }
 """Every screen's render function: a screen without one is an error (a test checks every `Screen`)."""
 

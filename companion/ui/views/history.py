@@ -13,6 +13,7 @@ from .home import history_row
 from .palette import palette
 from .scoreboard import score_sheet
 from .widgets import card, icon_button, labelled, pill, secondary, section, toggle
+from .sync import conflict_cards
 
 
 def history_screen(vm: AppModel) -> Frame:
@@ -113,6 +114,7 @@ def record_screen(vm: AppModel) -> Frame:
         ft.Text(m.summary_line(), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
         labelled(ft.Text(m.status_line(), size=16, weight=ft.FontWeight.W_600), "record-status"),
         ident="record-summary"))
+    out += conflict_cards(vm, m.record.id)
     series = m.chart()
     if series is not None:
         out.append(section(tr("chart.title"), totals_chart(vm, series, [name for _, name, _ in m.totals()])))

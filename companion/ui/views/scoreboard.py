@@ -18,6 +18,7 @@ from .metrics import fitting_size
 from .palette import Palette, palette
 from .theme import text_style
 from .widgets import card, icon_button, labelled, primary, secondary
+from .sync import conflict_cards
 
 
 def scoreboard(vm: AppModel) -> Frame:
@@ -32,7 +33,8 @@ def scoreboard(vm: AppModel) -> Frame:
     # A phone held sideways has room for the xeri buttons or the totals, not both: the buttons stay in
     # reach on the left and the totals head the score sheet beside them.
     sideways = wide and s.short and not st.is_over
-    controls: list[ft.Control] = watching(vm) + ([] if sideways else totals)
+    controls: list[ft.Control] = watching(vm) + conflict_cards(vm, table.record.id if table.record else None) + (
+        [] if sideways else totals)
     if st.is_over:
         controls += match_over(vm, p)
         footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] \

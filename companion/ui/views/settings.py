@@ -7,7 +7,7 @@ import flet as ft
 from ..viewmodel import AppModel
 from .common import Frame
 from .palette import palette
-from .widgets import card, pill, section, suit_text, toggle
+from .widgets import card, pill, secondary, section, suit_text, toggle
 
 
 def rules_screen(vm: AppModel) -> Frame:
@@ -39,6 +39,11 @@ def settings_screen(vm: AppModel) -> Frame:
         pill(tr(f"settings.theme.{k}"), s.theme == k, lambda _e=None, k=k: m.set_theme(k), f"theme-{k}", expand=True,
              size=15) for k in m.themes], spacing=6)))
     body.append(toggle(tr("settings.keep_awake"), s.keep_awake, lambda on: m.set_keep_awake(on), "keep-awake"))
+    if vm.sync.available:
+        line, _tone = vm.sync.status()
+        body.append(section(tr("sync.title"), ft.Text(line, size=15, color=ft.Colors.ON_SURFACE_VARIANT),
+                            ft.Row([secondary(tr("sync.open"), lambda: vm.sync.open(), "open-sync", icon=ft.Icons.SYNC,
+                                              expand=True)])))
     folder = m.data_folder()
     if folder and s.local:
         body.append(ft.Text(folder, size=13, color=ft.Colors.ON_SURFACE_VARIANT, selectable=True))

@@ -1,0 +1,292 @@
+"""Sync with other phones: join a group (a CouchDB database), try it, see how syncing goes, show the join
+link, leave; and the table's choice when two phones saved the same hand differently."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, unquote
+
+from ...engine.scoring import score_hand
+from ...net.qr import qr_png
+from .session import Detail, Screen, Session, Tone, ViewModel, intent
+from .sheet import BreakdownSide, breakdown
+
+JOIN = "#join="
+"""How a join link carries the group's address after the app's own: `https://app.example/#join=https%3A…`. A
+fragment never leaves the phone: no server (the app's host) sees the password."""
+MAX_FIELD = 512
+"""What a field keeps of what is typed or pasted: far more than any address, never a pasted book."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a *Test* found, in words."""
+
+    ok: bool
+    lines: tuple[str, ...]
+    """Each step that went well, then the problem, if any."""
+    may_create: bool = False
+    """The database is missing and this user may create it: offer to."""
+
+
+@dataclass(frozen=True)
+class VersionView:
+    """One version of a hand two phones saved differently, as the table compares them."""
+
+    id: str
+    title: str
+    """`Version 1 · saved 20:15`."""
+    points: str
+    """`16 : 9`."""
+    sides: tuple[BreakdownSide, ...]
+    """Line by line."""
+
+
+class SyncModel(ViewModel):
+    """The Sync screen (see the module)."""
+
+    def __init__(self, session: Session, app: Any):
+        super().__init__(session)
+        self.app = app
+        self.server = ""
+        self.database = ""
+        self.user = ""
+        self.password = ""
+        self.busy: str | None = None
+        """What runs (`test`, `join`), shown instead of its button."""
+        self.found: Found | None = None
+        """What the last *Test* found."""
+        self.conflict: tuple[str, int] | None = None
+        """The hand (match id, slot) whose versions the conflict screen shows."""
+
+    # --- what the screen shows ---------------------------------------------------------------------------
+    @property
+    def available(self) -> bool:
+        """Sync is there on this device (it keeps its data in a folder of its own)."""
+        return self.services.group is not None
+
+    def group(self) -> str | None:
+        """The group this device is in (server, database, user; never the password), or None."""
+        group = self.services.group
+        return group.shown() if group is not None else None
+
+    def status(self) -> tuple[str, Tone]:
+        """How syncing goes, in words."""
+        tr = self.tr
+        if self.group() is None:
+            return tr("sync.status.off"), Tone.INFO
+        status = self.session.sync_status() if self.session.sync_status is not None else None
+        if status is None:
+            return tr("sync.status.starting"), Tone.INFO
+        waiting = status.waiting
+        if status.state == "failing" and status.problem is not None:
+            return tr.n("sync.status.failing", waiting, reason=tr.say(status.problem)), Tone.PROBLEM
+        if status.state in ("ok", "syncing") and status.at is not None:
+            ago = max(0, int(time.time() - status.at))
+            line = tr.n("sync.status.ok", ago) if not waiting else tr.n("sync.status.waiting", waiting)
+            if status.conflicts:
+                line += " " + tr.n("sync.status.conflicts", status.conflicts)
+            return line, Tone.PROBLEM if status.conflicts else Tone.INFO
+        return tr("sync.status.starting"), Tone.INFO
+
+    def address(self) -> str:
+        """The address the fields make: `https://user:password@host/database`."""
+        server = self.server.strip().rstrip("/")
+        if "://" not in server and server:
+            server = "https://" + server
+        scheme, _, host = server.partition("://")
+        who = ""
+        if self.user.strip():
+            who = quote(self.user.strip(), safe="") + ":" + quote(self.password, safe="") + "@"
+        return f"{scheme}://{who}{host}/{quote(self.database.strip(), safe='')}" if server else ""
+
+    def join_link(self) -> str | None:
+        """The link another phone opens to join (with the password in it): only for this device's screen."""
+        group = self.services.group
+        link = group.link() if group is not None else None
+        if link is None:
+            return None
+        return (self.session.app_address or "") + JOIN + quote(link, safe="")
+
+    # --- intents -----------------------------------------------------------------------------------------
+    @intent
+    def open(self) -> None:
+        self.found = None
+        self.session.go(Screen.SYNC)
+
+    @intent
+    def set_field(self, name: str, text: str) -> None:
+        if name in ("server", "database", "user", "password"):
+            setattr(self, name, str(text)[:MAX_FIELD])
+            self.found = None
+
+    @intent
+    def paste(self, text: str) -> None:
+        """A join link or a whole address pasted: the fields are filled from it."""
+        self.take(str(text)[: 4 * MAX_FIELD])
+
+    def take(self, text: str) -> bool:
+        """Fill the fields from a join link or an address; False when it is neither."""
+        text = text.strip()
+        if JOIN in text:
+            text = unquote(text.split(JOIN, 1)[1])
+        group = self.services.group
+        if group is None:
+            return False
+        try:
+            address = group.connector.parse(text)
+        except Exception as exc:  # said in words: what is wrong with the address
+            if not self.recover(exc):
+                raise
+            return False
+        self.server, self.database = address.server, address.database
+        self.user, self.password = address.user or "", address.password or ""
+        self.found = None
+        return True
+
+    @intent(writes=True)
+    def test(self, create: bool = False) -> None:
+        """Try the address the fields make, as a round will use it (and create the database when asked)."""
+        group = self.services.group
+        if group is None or self.busy:
+            return
+        address = self.address()
+        try:
+            group.connector.parse(address)
+        except Exception as exc:  # a SaidError: what is wrong with the address, in words
+            if not self.recover(exc):
+                raise
+            return
+        self.busy, self.found = "test", None
+        self.session.background_async(lambda: group.test(address, create), self._tested)
+
+    @intent(person=False)
+    def _tested(self, result: Any) -> None:
+        self.busy = None
+        tr = self.tr
+        if isinstance(result, Exception):
+            self.found = Found(False, (tr.say(result) if hasattr(result, "message") else str(result),))
+            return
+        lines = []
+        if result.reachable:
+            lines.append(tr("sync.found.reachable", version=result.version or "?"))
+        if result.signed_in:
+            lines.append(tr("sync.found.signed_in"))
+        if result.database:
+            lines.append(tr("sync.found.database"))
+        if result.problem is not None:
+            lines.append(tr.say(result.problem))
+            if result.database is False and result.may_create:
+                lines.append(tr("sync.found.may_create"))
+        else:
+            lines.append(tr("sync.found.ready"))
+        self.found = Found(result.ok, tuple(lines), result.database is False and result.may_create)
+
+    @intent(writes=True)
+    def join(self) -> None:
+        """Join the group the fields name (tested first: an address that does not work is not kept)."""
+        group = self.services.group
+        if group is None or self.busy:
+            return
+        address = self.address()
+        try:
+            group.connector.parse(address)
+        except Exception as exc:  # said in words
+            if not self.recover(exc):
+                raise
+            return
+        self.busy, self.found = "join", None
+        self.session.background_async(lambda: group.test(address), lambda result: self._joined(address, result))
+
+    @intent(person=False)
+    def _joined(self, address: str, result: Any) -> None:
+        self._tested(result)
+        self.busy = None
+        if isinstance(result, Exception) or not result.ok:
+            return
+        group = self.services.group
+        assert group is not None
+        group.join(address)
+        self.password = ""
+        self.session.say("notice.sync.joined", group=group.shown() or "")
+
+    @intent
+    def sync_now(self) -> None:
+        action = self.session.page_actions.get("sync_now")
+        if action is not None:
+            action()
+        self.session.say("notice.sync.now")
+
+    @intent
+    def show_join_qr(self) -> None:
+        link = self.join_link()
+        if link is not None:
+            self.session.detail = Detail(self.tr("sync.join_qr"), self.tr("sync.join_qr_text"),
+                                         ident="join-qr", image=qr_png(link))
+
+    @intent(writes=True)
+    def ask_leave(self) -> None:
+        self.session.ask("sync.ask_leave", self.leave, "leave-group", group=self.group() or "")
+
+    @intent(writes=True)
+    def leave(self) -> None:
+        group = self.services.group
+        if group is not None:
+            group.leave()
+            self.session.say("notice.sync.left")
+
+    # --- two versions of one hand --------------------------------------------------------------------
+    def conflicts(self, match_id: str | None) -> list[tuple[int, int]]:
+        """(slot, hand number from 1) of every hand of the match two phones saved differently."""
+        sync = self.services.sync
+        if sync is None or match_id is None:
+            return []
+        return [(c.slot, c.index + 1) for c in sync.conflicts(match_id)]
+
+    def versions(self) -> list[VersionView]:
+        """The versions of the hand on the conflict screen, side by side."""
+        sync = self.services.sync
+        if sync is None or self.conflict is None:
+            return []
+        match_id, slot = self.conflict
+        conflict = next((c for c in sync.conflicts(match_id) if c.slot == slot), None)
+        record = self.services.table.get(match_id)
+        if conflict is None:
+            return []
+        match, tr = record.match, self.tr
+        out = []
+        for n, version in enumerate(conflict.versions, start=1):
+            score = score_hand(version.entry, match.rules, len(match.sides))
+            when = version.change.at[11:16]
+            out.append(VersionView(version.id, tr("sync.version", n=n, time=when),
+                                   " : ".join(str(p) for p in score.points), tuple(breakdown(match, score, tr))))
+        return out
+
+    def conflict_title(self) -> str:
+        hand = next((n for slot, n in self.conflicts(self.conflict[0]) if slot == self.conflict[1]), None) \
+            if self.conflict is not None else None
+        return self.tr("sync.conflict_title", n=hand or "?")
+
+    @intent
+    def open_conflict(self, match_id: str, slot: int) -> None:
+        self.conflict = (match_id, slot)
+        self.session.go(Screen.CONFLICT)
+
+    @intent(writes=True)
+    def keep(self, ids: list[str]) -> None:
+        """The table's choice: these versions count, in this order; the others stay in the trail."""
+        sync = self.services.sync
+        if sync is None or self.conflict is None:
+            return
+        match_id, slot = self.conflict
+        sync.choose(match_id, slot, ids)
+        self.conflict = None
+        self.session.back()
+        self.app.scoreboard.refresh(match_id)
+        if self.app.record.record is not None and self.app.record.record.id == match_id:
+            self.app.record.reread()
+        if self.session.announce is not None:
+            self.session.announce({"match": match_id, "replaces": None})
+        self.session.say("notice.sync.chosen")

@@ -1,0 +1,144 @@
+"""The Sync screen's view model and the conflict screen's, without a page and without a server (a connector
+that answers as the server would): what the person types, tries, joins and chooses, in words."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pytest
+
+from companion import bootstrap
+from companion.sync.errors import SyncError, SyncSays
+from companion.sync.runner import CouchConnector
+from companion.ui.viewmodel import AppModel, Screen, Session
+from tests.service.test_sync import SharedDatabase
+from tests.storage.builders import Clock, hand_for, new_match
+
+
+@dataclass
+class Found:
+    reachable: bool = True
+    signed_in: bool | None = True
+    database: bool | None = True
+    may_create: bool = False
+    cors: bool | None = None
+    version: str | None = "3.3"
+    problem: SyncError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.problem is None
+
+
+class Answers(CouchConnector):
+    """The connector's reading of addresses, with the server's answers made up."""
+
+    def __init__(self) -> None:
+        self.answer = Found()
+        self.created = False
+
+    async def check(self, address, create=False):
+        if create and self.answer.may_create:
+            self.created = True
+            return Found()
+        return self.answer
+
+
+@pytest.fixture
+def phone(tmp_path):
+    parts = bootstrap.build(bootstrap.open_folder(tmp_path / "data"), clock=Clock())
+    connector = Answers()
+    parts.services.group.connector = connector
+    app = AppModel(parts.services, session=Session(parts.services))
+    app.connector = connector
+    yield app, parts
+    parts.close()
+
+
+def test_an_address_that_is_not_one_is_said_in_words_and_nothing_is_tried(phone):
+    app, _ = phone
+    app.sync.open()
+    app.sync.set_field("server", "http://example.com")
+    app.sync.set_field("database", "club")
+    app.sync.test()
+    assert "is not an HTTPS address" in app.session.notice.text and app.sync.found is None
+
+
+def test_test_says_each_step_and_join_keeps_the_group_only_when_it_works(phone):
+    app, parts = phone
+    app.sync.open()
+    for name, value in (("server", "https://couch.example"), ("database", "club"), ("user", "anna"),
+                        ("password", "s3cret")):
+        app.sync.set_field(name, value)
+    app.connector.answer = Found(problem=SyncError(SyncSays.WRONG_CREDENTIALS, server="https://couch.example"),
+                                 signed_in=False, database=None)
+    app.sync.join()
+    assert app.sync.group() is None
+    assert any("does not accept this user name and password" in line for line in app.sync.found.lines)
+    app.connector.answer = Found()
+    app.sync.join()
+    assert app.sync.group() == "anna @ https://couch.example/club"
+    assert app.session.notice.text.startswith("Joined anna @ https://couch.example/club")
+    assert "s3cret" not in app.sync.group() and app.sync.password == ""
+    link = app.sync.join_link()
+    assert link.endswith("#join=https%3A%2F%2Fanna%3As3cret%40couch.example%2Fclub")
+
+
+def test_a_missing_database_is_offered_to_be_created_when_the_user_may(phone):
+    app, _ = phone
+    app.sync.open()
+    app.sync.paste("https://anna:pw@couch.example/club")
+    assert (app.sync.server, app.sync.database, app.sync.user) == ("https://couch.example", "club", "anna")
+    app.connector.answer = Found(database=False, may_create=True,
+                                 problem=SyncError(SyncSays.NO_DATABASE, server="https://couch.example",
+                                                   database="club"))
+    app.sync.test()
+    assert app.sync.found.may_create and not app.sync.found.ok
+    app.sync.test(create=True)
+    assert app.connector.created and app.sync.found.ok
+
+
+def test_a_join_link_fills_the_fields_and_leaving_forgets_the_group(phone):
+    app, _ = phone
+    app.sync.open()
+    app.sync.paste("https://xeri.example/#join=https%3A%2F%2Fben%3Apw%40couch.example%2Fthursdays")
+    assert (app.sync.user, app.sync.password, app.sync.database) == ("ben", "pw", "thursdays")
+    app.sync.join()
+    assert app.sync.group() is not None
+    app.sync.ask_leave()
+    app.confirm()
+    assert app.sync.group() is None and "left the group" in app.session.notice.text
+
+
+def test_two_versions_of_a_hand_are_shown_side_by_side_and_the_choice_counts(tmp_path):
+    shared = SharedDatabase()
+    devices = []
+    for name in ("a", "b"):
+        parts = bootstrap.build(bootstrap.open_folder(tmp_path / name), clock=Clock())
+        devices.append(parts)
+    a, b = devices
+    m = a.services.table.start(new_match(hands=1)).id
+    for parts in (a, b, a, b):
+        asyncio.run(parts.services.sync.once(shared))
+    a.services.table.record_hand(m, hand_for(5))
+    b.services.table.record_hand(m, hand_for(6))
+    for parts in (a, b, a):
+        asyncio.run(parts.services.sync.once(shared))
+    app = AppModel(a.services, session=Session(a.services))
+    app.scoreboard.open()
+    assert app.sync.conflicts(m) == [(1, 2)]
+    app.sync.open_conflict(m, 1)
+    assert app.screen is Screen.CONFLICT and app.sync.conflict_title() == "Hand 2: choose"
+    versions = app.sync.versions()
+    assert len(versions) == 2 and versions[0].title.startswith("Version 1 · saved ")
+    assert versions[0].points != versions[1].points and versions[0].sides[0].lines
+    chosen = a.services.sync.conflicts(m)[0].versions[1].entry
+    app.sync.keep([versions[1].id])
+    assert app.sync.conflicts(m) == [] and app.screen is Screen.SCOREBOARD
+    assert app.scoreboard.match.hands[1] == chosen == a.services.table.get(m).match.hands[1]
+    for parts in (a, b):
+        asyncio.run(parts.services.sync.once(shared))
+    assert b.services.table.get(m).match.hands[1] == chosen and b.services.sync.conflicts(m) == ()
+    for parts in devices:
+        parts.close()
