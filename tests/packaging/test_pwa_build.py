@@ -4,6 +4,8 @@ building: the site itself is tested in Chromium by tests/e2e/test_pwa.py."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
@@ -11,9 +13,10 @@ from pathlib import Path
 from pwa import build
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVER_ONLY = {"flet-web", "uvicorn", "segno", "httpx"}
-"""What only the served app needs: the web client and its server, the join link's QR code, the CouchDB
-client's CPython transport (the browser build's is `fetch`: companion/sync/transport.py)."""
+SERVER_ONLY = {"flet-web", "uvicorn", "httpx"}
+"""What only the served app needs: the web client and its server, the CouchDB client's CPython transport (the
+browser build's is `fetch`: companion/sync/transport.py). Not segno: the Sync screen draws a group's join QR
+code in the browser build too."""
 
 
 def project_dependencies() -> dict[str, str]:
@@ -32,6 +35,25 @@ def test_every_package_the_app_needs_in_the_browser_is_pinned_with_a_hash():
     assert not missing, f"add to pwa/requirements.txt (a version and its hash): {sorted(missing)}"
     lines = [line for line in build.REQUIREMENTS.read_text().splitlines() if line and not line.startswith("#")]
     assert all("--hash=sha256:" in line for line in lines)
+
+
+def test_the_browser_builds_app_starts_without_the_server_only_packages():
+    # What the browser build imports at its start (companion.ui.browser_build, and every screen's view model
+    # and view through it), with the packages it does not ship made impossible to import: a module that needs
+    # one at import time would stop the app in the browser before its first screen.
+    blocked = sorted(name.replace("-", "_") for name in SERVER_ONLY)
+    script = f"""
+import importlib.abc, sys
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {blocked!r}:
+            raise ModuleNotFoundError(f"No module named {{name!r}} (not in the browser build)")
+        return None
+sys.meta_path.insert(0, Refuse())
+import companion.ui.browser_build, companion.ui.views, companion.sync.runner
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
 
 
 def test_the_build_is_named_by_its_inputs_and_options(tmp_path, monkeypatch):
