@@ -256,7 +256,9 @@ class PageAdapter:
         if not THREADS:
             self.page.run_task(self._inline, work, done)
             return
-        loop = asyncio.get_running_loop()
+        # The page's loop, not the running one: an intent that writes (Join, Test, an import) asks from the
+        # writer's thread, which has none.
+        loop = self.page.loop
 
         def run() -> None:
             result = work()
