@@ -61,8 +61,8 @@ class Parts:
             self._listeners.remove(listener)
 
     def tell(self, report: Report) -> None:
-        """A round stored these matches: every phone showing one of them shows it again."""
-        for match_id in sorted(report.stored):
+        """A round stored these matches, or heard of them: every phone showing one of them shows it again."""
+        for match_id in sorted(report.stored | report.heard):
             for listener in list(self._listeners):
                 try:
                     listener(match_id)

@@ -102,7 +102,11 @@ class Report:
     received: int = 0
     """New documents read from it."""
     stored: set[str] = field(default_factory=set)
-    """Matches of this device that changed because of them (the phones show them again)."""
+    """Matches of this device that changed because of them."""
+    heard: set[str] = field(default_factory=set)
+    """Matches the group wrote something new about, stored here or not: the phones showing one show it again
+    (a hand saved differently elsewhere, or the table's choice, may leave this device's match as it was and
+    still be news: a conflict to show, or one to take away)."""
     conflicts: int = 0
     """Hands saved differently on two devices, waiting for the table to choose."""
     unreadable: list[ch.ChangeError] = field(default_factory=list)
@@ -112,6 +116,7 @@ class Report:
         self.sent += other.sent
         self.received += other.received
         self.stored |= other.stored
+        self.heard |= other.heard
         self.conflicts = other.conflicts or self.conflicts
         self.unreadable += other.unreadable
 
@@ -207,6 +212,7 @@ class Sync:
             left = self.replica.to_settle()
             if left:  # news kept by a round that ended (or was killed) before it stored them
                 with self._lock:
+                    report.heard |= left
                     self._store(left, report)
             for _ in range(MAX_PAGES):
                 if not await self._receive_page(remote, report):
@@ -228,6 +234,7 @@ class Sync:
             fresh = self.replica.keep(read, sent=True)
             self.replica.set_checkpoint(seq)
             report.received += len(fresh)
+            report.heard |= {c.match for c in fresh}
             self._store({c.match for c in fresh}, report)
         return more
 

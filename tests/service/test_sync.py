@@ -124,13 +124,19 @@ def test_hands_and_taps_from_two_devices_in_turn_all_count(device):
     assert sorted(t.seat for t in b.table.get(m).live.taps) == [0, 1]
 
 
-def test_the_same_hand_saved_differently_offline_is_a_conflict_the_table_resolves_and_nothing_is_lost(device):
+def saved_apart(device) -> tuple[Device, Device, str]:
+    """Devices A and B on one match, one hand in; each saved its own hand 2 while offline (nothing sent)."""
     a, b = device("a"), device("b")
     m = a.table.start(new_match(hands=1)).id
     a.once()
     b.once()
-    a.table.record_hand(m, hand_for(5))        # both offline: each saves its own hand 2
+    a.table.record_hand(m, hand_for(5))
     b.table.record_hand(m, hand_for(6))
+    return a, b, m
+
+
+def test_the_same_hand_saved_differently_offline_is_a_conflict_the_table_resolves_and_nothing_is_lost(device):
+    a, b, m = saved_apart(device)
     a.once()
     b.once()
     a.once()
@@ -259,3 +265,28 @@ def test_news_kept_but_not_stored_when_the_device_died_is_stored_at_its_next_rou
     assert b.table.get(m).match == new_match(hands=3)
     b.close()
     a.close()
+
+
+def test_a_conflict_and_the_choice_are_news_for_the_phones_even_where_the_match_stays_as_it_was(device):
+    # Found by the browser sync test: the device whose own version counts for now stored nothing, so its phones
+    # were not told, and the table never saw the conflict there (nor, after the choice, the card go away).
+    a, b, m = saved_apart(device)
+    a.once()
+    told: dict[str, list[str]] = {"a": [], "b": []}
+    a.parts.listen(told["a"].append)
+    b.parts.listen(told["b"].append)
+    heard = {"b": b.once(), "a": a.once()}     # each receives the other's version
+    for name, d in (("a", a), ("b", b)):
+        assert m in heard[name].heard and d.sync.conflicts(m)
+        d.parts.tell(heard[name])
+        assert told[name] == [m]
+    unchanged = [name for name in heard if m not in heard[name].stored]
+    assert len(unchanged) == 1                 # the device whose version counts for now stored nothing
+    keeper = a if unchanged == ["a"] else b
+    conflict = keeper.sync.conflicts(m)[0]
+    mine = next(v.id for v in conflict.versions if v.entry == keeper.table.get(m).match.hands[1])
+    keeper.sync.choose(m, conflict.slot, [mine])
+    keeper.once()
+    other = b if keeper is a else a
+    report = other.once()                      # the choice keeps the version that counted: still news
+    assert m in report.heard and m not in report.stored and not other.sync.conflicts(m)
