@@ -69,3 +69,31 @@ def test_a_name_is_measured_as_wide_as_roboto_draws_it():
     assert 10 < fitting_size("Κωνσταντίνος", 80, 16, least=10) < 16     # smaller, to fit
     assert fitting_size("Chrysanthemumalexandrinapapadopouloukara", 80, 16, least=10) == 10   # the least; then cut
     assert text_width("Mia 🐱", 16) > text_width("Mia ", 16) + 16           # an emoji is wider than a letter
+
+
+def test_the_score_sheet_is_drawn_again_when_a_hand_is_replaced_by_another_version(services):
+    # Found by the browser sync test: two phones saved hand 1 differently while apart; the group's version
+    # took the place of this phone's, with as many hands and edits as before, and the totals changed while the
+    # sheet, kept from the redraw before (keyed by how many hands), still showed this phone's version.
+    from dataclasses import replace
+
+    from companion.engine import record_hand
+    from tests.storage.builders import hand_for, new_match
+
+    started = services.table.start(new_match(hands=1))
+    vm = AppModel(services)
+    vm.scoreboard.open()
+
+    def row_label() -> str:
+        frame = render(vm)
+        rows = [c for part in frame.body for c in walk(part) if getattr(c, "identifier", None) == "hand-0"]
+        return rows[0].label
+
+    before = row_label()
+    assert row_label() == before                       # drawn again from the same match: kept
+    current = services.table.get(started.id)
+    other = replace(current, match=record_hand(new_match(), hand_for(4)))
+    assert other.revision == current.revision          # the same number of hands and edits
+    services.table.apply_shared(other, current.revision)
+    vm.scoreboard.refresh(started.id)
+    assert row_label() != before

@@ -54,8 +54,9 @@ def scoreboard(vm: AppModel) -> Frame:
             if writer else []
     sheet_width = column_width(vm, "side" if wide else "full")
     # The sheet is kept from the redraw before while the match's hands are as they were (a tap, a resize
-    # of another part): it is most of the scoreboard's controls.
-    sheet = kept(s, "score-sheet", (table.record.id, table.record.revision.hands, table.record.revision.changes,
+    # of another part): it is most of the scoreboard's controls. The hands themselves, not their number: a
+    # version of a hand from the group can take the place of this phone's with as many hands and edits.
+    sheet = kept(s, "score-sheet", (table.record.id, table.match.hands, table.record.revision.changes,
                                     tuple(table.side_names), table.opened, s.lang, s.dark, sheet_width, writer),
                  lambda: score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
                                      table.show_breakdown, edit=table.ask_edit if writer else None, width=sheet_width))
