@@ -14,13 +14,14 @@ the browser build) and tells the phones which matches changed.
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..clock import Clock
 from ..engine.messages import SaidError
-from ..records import MatchRecord, Revision
+from ..records import MatchRecord, Revision, TrailEntry
 from . import changes as ch
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch
 from .table import Table
@@ -293,6 +294,8 @@ class Sync:
                 shared = ch.record_of(p, match_id, current.player_ids if current is not None else ())
             except ch.ChangeError:
                 return False, len(p.conflicts)
+            if current is not None:
+                shared = replace(shared, trail=_merged_trail(current.trail, shared.trail))
             if current is not None and _same(shared, current):
                 return False, len(p.conflicts)
             if current is not None and self.replica.compared(match_id) != self.storage.updated(match_id):
@@ -331,10 +334,31 @@ class Sync:
 
 
 def _same(a: MatchRecord, b: MatchRecord) -> bool:
-    """Whether two records say the same about the match (its hands, the taps in play, stopped or not)."""
+    """Whether two records say the same about the match (its hands, the taps in play, stopped or not, and what
+    its trail holds: a version the table did not keep may be all that changed)."""
     return (a.match == b.match and a.abandoned == b.abandoned
             and sorted((t.seat, t.kind.value) for t in a.live.taps) == sorted((t.seat, t.kind.value)
-                                                                               for t in b.live.taps))
+                                                                               for t in b.live.taps)
+            and Counter(map(_said, a.trail)) == Counter(map(_said, b.trail)))
+
+
+def _said(entry: TrailEntry) -> tuple[Any, ...]:
+    """What a trail entry says, without when (a device's own entry and the documents' may differ by that)."""
+    return entry.action, entry.hand, entry.before, entry.after
+
+
+def _merged_trail(here: Sequence[TrailEntry], shared: Sequence[TrailEntry]) -> tuple[TrailEntry, ...]:
+    """The documents' trail, with every entry of this device's that they do not say (kept from before the
+    device joined, an import's): a version not kept reaches the trail of a device whose own version was
+    kept, and nothing of the device's own trail is lost."""
+    known = Counter(map(_said, shared))
+    mine = []
+    for entry in here:
+        if known[_said(entry)]:
+            known[_said(entry)] -= 1
+        else:
+            mine.append(entry)
+    return tuple(sorted((*shared, *mine), key=lambda t: t.at))
 
 
 class GroupPort(Protocol):

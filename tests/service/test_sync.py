@@ -289,4 +289,9 @@ def test_a_conflict_and_the_choice_are_news_for_the_phones_even_where_the_match_
     keeper.once()
     other = b if keeper is a else a
     report = other.once()                      # the choice keeps the version that counted: still news
-    assert m in report.heard and m not in report.stored and not other.sync.conflicts(m)
+    assert m in report.heard and not other.sync.conflicts(m)
+    lost = next(v.entry for v in conflict.versions if v.id != mine)
+    for d in (keeper, other):                  # the version not kept is in the trail on both devices
+        rec = d.table.get(m)
+        assert [(t.hand, t.before, t.after) for t in rec.trail] == [(1, lost, rec.match.hands[1])]
+    assert (keeper.once().stored, other.once().stored) == (set(), set())   # and it stays so: nothing to store
