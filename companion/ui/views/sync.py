@@ -87,10 +87,10 @@ def conflict_screen(vm: AppModel) -> Frame:
                            vertical_alignment=ft.CrossAxisAlignment.START))
     else:
         body += columns
-    footer = []
+    footer: list[ft.Control] = []
     if len(versions) > 1:
-        footer.append(secondary(tr("sync.keep_both"), lambda: m.keep([v.id for v in versions]), "keep-both",
-                                icon=ft.Icons.DONE_ALL, expand=True))
+        footer.append(ft.Row([secondary(tr("sync.keep_both"), lambda: m.keep([v.id for v in versions]), "keep-both",
+                                        icon=ft.Icons.DONE_ALL, expand=True)]))
     return Frame(m.conflict_title(), body, footer=footer)
 
 
