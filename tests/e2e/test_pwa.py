@@ -96,15 +96,19 @@ class Phone:
         self.playwright, self.profile, self.url = playwright, profile, url
         self.context = None
 
-    def open(self, lang: str = "en-US", before_open=None) -> Driver:
+    def open(self, lang: str = "en-US", before_open=None, wait: bool = True) -> Driver:
         """Start the browser on this profile, in `lang` (the phone's language), and load the app;
-        `before_open(page)` runs first (to watch the page's requests, to take its quota away)."""
+        `before_open(page)` runs first (to watch the page's requests, to take its quota away). `wait=False`:
+        only until the page is loaded, not the app (it starts while the test does something else)."""
         self.context = self.playwright.chromium.launch_persistent_context(
             str(self.profile), executable_path=CHROMIUM, headless=True, args=[*CHROMIUM_ARGS, f"--lang={lang}"],
             locale=lang, viewport=PHONE, service_workers="allow")
         page = self.context.pages[0] if self.context.pages else self.context.new_page()
         if before_open is not None:
             before_open(page)
+        if not wait:
+            page.goto(self.url)
+            return Driver(page, self.url)
         return self.load(Driver(page, self.url))
 
     def load(self, app: Driver, again: bool = False, screen: bool = True) -> Driver:
