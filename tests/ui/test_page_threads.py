@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from companion.ui.page import PageAdapter, PageOptions
 from companion.ui.viewmodel import AppModel
+from tests.loop import run
 
 
 class LoopPage:
@@ -22,7 +23,7 @@ class LoopPage:
 
 
 def test_slow_work_asked_for_from_the_writers_thread_hands_its_result_back_on_the_pages_loop(services):
-    async def main() -> tuple[str, str, str]:
+    async def main() -> tuple[str, str, str, str]:
         loop = asyncio.get_running_loop()
         adapter = PageAdapter(LoopPage(loop), AppModel(services), PageOptions(), ThreadPoolExecutor(1))  # type: ignore[arg-type]
         adapter.loop = loop                                   # what `attach` keeps, on the loop
@@ -37,8 +38,8 @@ def test_slow_work_asked_for_from_the_writers_thread_hands_its_result_back_on_th
 
         writer_thread = await loop.run_in_executor(adapter.writer, in_the_writer)
         worked_in, done_in = await asyncio.wait_for(finished, 10)
-        return writer_thread, worked_in, done_in
+        return threading.current_thread().name, writer_thread, worked_in, done_in
 
-    writer_thread, worked_in, done_in = asyncio.run(main())
-    assert worked_in == "xeri-slow-work" and writer_thread != "MainThread"
-    assert done_in == "MainThread"                            # back on the page's loop, which redraws
+    loop_thread, writer_thread, worked_in, done_in = run(main())
+    assert worked_in == "xeri-slow-work" and writer_thread != loop_thread
+    assert done_in == loop_thread                             # back on the page's loop, which redraws
