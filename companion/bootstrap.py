@@ -105,7 +105,7 @@ def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker
     clock = clock or getattr(storage, "clock", None) or utc_now
     services = Services.over(storage, clock, make_id)
     folder = getattr(storage, "path", None)
-    if folder is None:
+    if folder is None or getattr(storage, "read_only", False):  # an export reads only: no group, no replica
         return Parts(storage, services, HistoryCache(), clock)
     from .storage import files
     from .storage.replica import SYNC, FolderReplica, GroupFile

@@ -28,6 +28,9 @@ the client's one request to a CDN (a Rive runtime the app does not use)."""
 HEADERS = [(b"x-frame-options", b"DENY"), (b"content-security-policy", CSP.encode()),
            (b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer")]
 DROPPED = {b"access-control-allow-origin"}
+CLIENT_GONE = {"WebSocketDisconnect", "ClientDisconnected"}
+"""What Starlette and Uvicorn raise when a page is sent to a socket the phone has closed (by name: `net`
+imports nothing it does not need)."""
 """Flet answers every request with `Access-Control-Allow-Origin: *`, letting any web page read the app's
 responses; nothing here is meant for another origin."""
 HIDDEN = {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/oauth_callback"}
@@ -190,7 +193,14 @@ class Guard:
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
                     return
-            await task
+            try:
+                await task
+            except Exception as exc:
+                if not (gone.is_set() or type(exc).__name__ in CLIENT_GONE):
+                    raise
+                # The phone closed its tab while Flet still sent it a page: nothing is lost (the page is
+                # drawn again when it comes back), so not the traceback of "Exception in ASGI application".
+                log.debug("a phone left while its page was sent: %r", exc)
         finally:
             waiter.cancel()
             if not task.done():  # this coroutine was cancelled itself (the server is stopping)

@@ -46,10 +46,12 @@ class FolderReplica:
         self._files: set[str] | None = None
         """The matches with a file of documents, listed from the folder once, then kept up to date here."""
         self._state = self._read(self.folder / "state.json") or {}
-        if not isinstance(self._state.get("device"), str):
+        self._state_kept = isinstance(self._state.get("device"), str)
+        """Whether state.json holds this device's name: it is written with the first document kept, not when
+        the app opens (a device in no group writes nothing here, and an import on a full disk is told as one)."""
+        if not self._state_kept:
             self._state = {"device": uuid.uuid4().hex[:16], "checkpoint": None, "compared": {}, "taps": 0,
                            "unsent": []}
-            self._write_state()
 
     # --- the files ------------------------------------------------------------------------------------
     def _read(self, path: Path) -> dict[str, Any] | None:
@@ -79,6 +81,7 @@ class FolderReplica:
 
     def _write_state(self) -> None:
         self._write(self.folder / "state.json", self._state)
+        self._state_kept = True
 
     def _match(self, match_id: str) -> dict[str, Any]:
         found = self._docs.get(match_id)
@@ -97,6 +100,8 @@ class FolderReplica:
         items = [(folder / f"{m}.json", dump_bytes(self._docs[m])) for m in sorted(match_ids)]
         if not items:
             return
+        if not self._state_kept:  # the device's name first: its documents carry it
+            self._write_state()
         with self._disk("keep what the group shared"):
             folder.mkdir(parents=True, exist_ok=True)
             write_many(items, folders_now=True)

@@ -110,6 +110,8 @@ class PageAdapter:
         self.options = options
         self.subscribed = False
         """Whether this session hears other phones' news (not while its phone is away)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The page's event loop (where threads hand their results back), once attached."""
 
     # --- once per session ---------------------------------------------------------------------------
     def attach(self) -> None:
@@ -120,8 +122,9 @@ class PageAdapter:
         session.background = self.background
         session.background_async = self.background_async
         session.post = self.post
-        if self.writer is not None:
+        if THREADS:
             self.loop = asyncio.get_running_loop()
+        if self.writer is not None:
             session.write_later = self.write_later
         session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
         session.page_actions = {"share": self.share, "share_sheet": self.share_sheet,
@@ -237,6 +240,7 @@ class PageAdapter:
         `done` on the page's loop. A failure that is a bug is logged here: the page goes on."""
         assert self.writer is not None
         loop = self.loop
+        assert loop is not None
 
         def run() -> None:
             try:
@@ -248,7 +252,6 @@ class PageAdapter:
 
         self.writer.submit(run)
 
-
     def background(self, work: Callable[[], Any], done: Callable[[Any], None]) -> None:
         """Run slow work (import, export, a cold player page, a what-if) in a thread, so that other phones
         are not kept waiting; its result is handed to `done` back on the page's event loop. In a browser
@@ -256,9 +259,8 @@ class PageAdapter:
         if not THREADS:
             self.page.run_task(self._inline, work, done)
             return
-        # The page's loop, not the running one: an intent that writes (Join, Test, an import) asks from the
-        # writer's thread, which has none.
-        loop = self.page.loop
+        loop = self.loop  # asked for on the loop, or from the writer's thread (an import is a writing intent)
+        assert loop is not None
 
         def run() -> None:
             result = work()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.loop import run
 from tests.seed import seed_match
 from tests.net.flet_client import Phone
 
@@ -29,7 +30,7 @@ def test_a_closed_phone_is_not_sent_the_table_s_news(start_app, tmp_path):
     data = tmp_path / "data"
     seed_match(data)
     app = start_app(data=data, host="127.0.0.1")
-    asyncio.run(_play(app.url()))
+    run(_play(app.url()))
     app.stop()
     said = app.log.read_text()
     assert "never awaited" not in said and "Traceback" not in said, said[-2000:]

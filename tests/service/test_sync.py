@@ -4,12 +4,12 @@ up; a round cut anywhere loses nothing and doubles nothing."""
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from tests.loop import run
 from companion import bootstrap
 from companion.engine.live import TapKind
 from companion.service.sync import Sync
@@ -65,7 +65,7 @@ class Device:
         return self.parts.services.table
 
     def once(self):
-        return asyncio.run(self.sync.once(self.shared))
+        return run(self.sync.once(self.shared))
 
     def matches(self):
         return self.parts.services.library.matches()
@@ -295,3 +295,16 @@ def test_a_conflict_and_the_choice_are_news_for_the_phones_even_where_the_match_
         rec = d.table.get(m)
         assert [(t.hand, t.before, t.after) for t in rec.trail] == [(1, lost, rec.match.hands[1])]
     assert (keeper.once().stored, other.once().stored) == (set(), set())   # and it stays so: nothing to store
+
+
+def test_a_device_in_no_group_writes_nothing_for_sync_and_names_itself_once_it_keeps_a_document(tmp_path):
+    from companion.storage import Store
+
+    with Store(tmp_path / "data") as store, bootstrap.build(store) as parts:
+        record = parts.services.table.start(new_match("Anna", "Ben"))
+        assert not (tmp_path / "data" / "sync").exists()        # opened and saved: no group, nothing written
+        device = parts.services.sync.replica.device
+        parts.services.sync.gather()                            # what a first round keeps for the outbox
+    assert (tmp_path / "data" / "sync" / "state.json").exists()
+    assert FolderReplica(tmp_path / "data" / "sync").device == device   # the name its documents carry
+    assert record.id in FolderReplica(tmp_path / "data" / "sync").matches()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -74,7 +75,11 @@ def test_reading_while_another_store_saves_and_deletes_never_gives_half_a_match(
     writer.start()
     try:
         seen = {match_id: 0 for match_id in ids[:3]}
-        for _ in range(30):
+        reads, deadline = 0, time.monotonic() + 120
+        # At least 30 reads, and on until each match was read with a hand the writer saved meanwhile (a
+        # loaded machine may run the writer's thread late).
+        while (reads < 30 or min(seen.values()) == 0) and time.monotonic() < deadline:
+            reads += 1
             with Store(folder, read_only=True) as reader:
                 assert reader.damaged == []                              # never a file caught halfway
                 for summary in reader.list_matches():

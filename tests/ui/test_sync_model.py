@@ -3,11 +3,11 @@ that answers as the server would): what the person types, tries, joins and choos
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 import pytest
 
+from tests.loop import run
 from companion import bootstrap
 from companion.sync.errors import SyncError, SyncSays
 from companion.sync.runner import CouchConnector
@@ -120,11 +120,11 @@ def test_two_versions_of_a_hand_are_shown_side_by_side_and_the_choice_counts(tmp
     a, b = devices
     m = a.services.table.start(new_match(hands=1)).id
     for parts in (a, b, a, b):
-        asyncio.run(parts.services.sync.once(shared))
+        run(parts.services.sync.once(shared))
     a.services.table.record_hand(m, hand_for(5))
     b.services.table.record_hand(m, hand_for(6))
     for parts in (a, b, a):
-        asyncio.run(parts.services.sync.once(shared))
+        run(parts.services.sync.once(shared))
     app = AppModel(a.services, session=Session(a.services))
     app.scoreboard.open()
     assert app.sync.conflicts(m) == [(1, 2)]
@@ -138,7 +138,7 @@ def test_two_versions_of_a_hand_are_shown_side_by_side_and_the_choice_counts(tmp
     assert app.sync.conflicts(m) == [] and app.screen is Screen.SCOREBOARD
     assert app.scoreboard.match.hands[1] == chosen == a.services.table.get(m).match.hands[1]
     for parts in (a, b):
-        asyncio.run(parts.services.sync.once(shared))
+        run(parts.services.sync.once(shared))
     assert b.services.table.get(m).match.hands[1] == chosen and b.services.sync.conflicts(m) == ()
     for parts in devices:
         parts.close()

@@ -4,7 +4,6 @@ intents wait behind it; another phone's taps that write nothing run at once."""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -136,30 +135,3 @@ def test_while_a_write_runs_in_the_writers_thread_the_phones_next_intent_waits_b
     for done in finished:                           # what the page's loop does once each is done
         done()
     assert a.screen is Screen.RULES and a.session.waiting == 0 and not a.session.holding
-
-
-def test_slow_work_asked_for_from_the_writers_thread_comes_back_on_the_pages_loop(services):
-    # Found by the browser sync test: Join and Test on the served app's Sync screen are writes, so they run in
-    # the writer's thread, which has no event loop; the request went nowhere and the screen said "Joining…"
-    # for ever.
-    from companion.ui.page import PageAdapter, PageOptions
-
-    async def scenario() -> tuple[object, int]:
-        loop = asyncio.get_running_loop()
-
-        class FakePage:
-            def __init__(self) -> None:
-                self.loop = loop
-
-            def run_task(self, handler, *args):
-                return asyncio.ensure_future(handler(*args))
-
-        adapter = PageAdapter(FakePage(), AppModel(services, session=Session(services)), PageOptions())  # type: ignore[arg-type]
-        came_back: asyncio.Future = loop.create_future()
-        with ThreadPoolExecutor(max_workers=1) as writer:
-            writer.submit(adapter.background, lambda: 42,
-                          lambda result: came_back.set_result((threading.current_thread(), result))).result(10)
-            return await asyncio.wait_for(came_back, 10)
-
-    thread, result = asyncio.run(scenario())
-    assert thread is threading.main_thread() and result == 42
