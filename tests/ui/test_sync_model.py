@@ -142,3 +142,18 @@ def test_two_versions_of_a_hand_are_shown_side_by_side_and_the_choice_counts(tmp
     assert b.services.table.get(m).match.hands[1] == chosen and b.services.sync.conflicts(m) == ()
     for parts in devices:
         parts.close()
+
+
+def test_a_versions_time_is_shown_in_the_devices_time_zone(monkeypatch):
+    import time
+
+    from companion.ui.viewmodel.sync import _clock_time
+
+    monkeypatch.setenv("TZ", "Europe/Athens")
+    time.tzset()
+    try:
+        assert _clock_time("2026-12-01T19:15:03Z") == "21:15"            # Athens is UTC+2 in December
+        assert _clock_time("2026-12-01Tbroken") == "broke"                # a broken stamp: no traceback
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()

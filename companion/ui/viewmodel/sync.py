@@ -4,6 +4,7 @@ link, leave; and the table's choice when two phones saved the same hand differen
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote
@@ -259,7 +260,7 @@ class SyncModel(ViewModel):
         out = []
         for n, version in enumerate(conflict.versions, start=1):
             score = score_hand(version.entry, match.rules, len(match.sides))
-            when = version.change.at[11:16]
+            when = _clock_time(version.change.at)
             out.append(VersionView(version.id, tr("sync.version", n=n, time=when),
                                    " : ".join(str(p) for p in score.points), tuple(breakdown(match, score, tr))))
         return out
@@ -290,3 +291,11 @@ class SyncModel(ViewModel):
         if self.session.announce is not None:
             self.session.announce({"match": match_id, "replaces": None})
         self.session.say("notice.sync.chosen")
+
+
+def _clock_time(stamp: str) -> str:
+    """`20:15` in this device's time zone, from a change's UTC stamp (`2026-12-01T19:15:03Z`)."""
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone().strftime("%H:%M")
+    except ValueError:
+        return stamp[11:16]
