@@ -44,7 +44,8 @@ lint: setup
 ## Every test: lint and types, engine, storage, view model, sync against a real server when npm is there,
 ## and the browser tests when Chromium is there.
 test: lint couch
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not e2e" -n 2
+	$(BIN)/python -m pytest -m e2e
 
 ## The fuzz tests, long: random match files and form input, FUZZ_EXAMPLES each (make test runs a few seconds of them).
 FUZZ_EXAMPLES ?= 2000

@@ -101,11 +101,25 @@ def _now(call: Callable[[], Any]) -> None:
 
 
 def _run_async(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    """Without a page: run the coroutine now, on a loop of its own (in a thread of its own if this thread runs a
+    loop already, where `asyncio.run` is refused), and hand `done` the result or the exception."""
+    outcome: list[Any] = []
+
+    def run() -> None:
+        try:
+            outcome.append(asyncio.run(work()))
+        except Exception as exc:  # noqa: BLE001 - handed to `done`, which says it in words
+            outcome.append(exc)
+
     try:
-        result = asyncio.run(work())
-    except Exception as exc:  # noqa: BLE001 - handed to `done`, which says it in words
-        result = exc
-    done(result)
+        asyncio.get_running_loop()
+    except RuntimeError:
+        run()
+    else:
+        thread = threading.Thread(target=run, name="xeri-request")
+        thread.start()
+        thread.join()
+    done(outcome[0])
 
 
 class Session:
