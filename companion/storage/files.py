@@ -13,6 +13,8 @@ from collections.abc import Iterator
 
 from tinydb.storages import Storage
 
+from ..service.ports import DiskFault
+
 TEMP_SUFFIX = ".tmp"
 """Temporary files are `.<name>.<random>.tmp` beside the file they will replace."""
 changes = 0
@@ -232,3 +234,13 @@ class AtomicJSONStorage(Storage):
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
         write_atomic(self.path, dump_bytes(data))
+
+
+@contextmanager
+def disk_faults(doing: str, folder: Path | None) -> Iterator[None]:
+    """Turn what the disk refuses (an `OSError`) into a `DiskFault` saying what could not be done (`doing`)
+    in the data folder `folder`."""
+    try:
+        yield
+    except OSError as exc:
+        raise DiskFault(doing, folder, exc) from exc

@@ -20,14 +20,12 @@ import logging
 import threading
 import uuid
 from collections.abc import Iterable, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
 from ..service import changes as ch
-from ..service.ports import DiskFault, StorageError
-from .files import CorruptFile, dump_bytes, read_json, write_atomic, write_many
+from .files import CorruptFile, disk_faults, dump_bytes, read_json, write_atomic, write_many
 
 log = logging.getLogger(__name__)
 
@@ -65,14 +63,8 @@ class FolderReplica:
             return None
         return data if isinstance(data, dict) else None
 
-    @contextmanager
-    def _disk(self, doing: str) -> Iterator[None]:
-        try:
-            yield
-        except StorageError:
-            raise
-        except OSError as exc:
-            raise DiskFault(doing, self.folder.parent, exc) from exc
+    def _disk(self, doing: str) -> AbstractContextManager[None]:
+        return disk_faults(doing, self.folder.parent)
 
     def _write(self, path: Path, data: Any) -> None:
         with self._disk("keep what the group shared"):
@@ -264,14 +256,10 @@ class GroupFile:
         return value if isinstance(value, str) else None
 
     def keep(self, address: str) -> None:
-        try:
+        with disk_faults("keep the group's address", self.path.parent.parent):
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, dump_bytes({"address": address}))
-        except OSError as exc:
-            raise DiskFault("keep the group's address", self.path.parent.parent, exc) from exc
 
     def forget(self) -> None:
-        try:
+        with disk_faults("forget the group's address", self.path.parent.parent):
             self.path.unlink(missing_ok=True)
-        except OSError as exc:
-            raise DiskFault("forget the group's address", self.path.parent.parent, exc) from exc

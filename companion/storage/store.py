@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterator, Mapping
@@ -19,12 +19,12 @@ from tinydb.table import Document
 
 from ..engine.match import Standing, standing
 from ..formats.matchfile import match_to_dict
-from ..service.ports import DamagedMatch, DiskFault, NoSuchMatch, StorageError, StoreClosed
+from ..service.ports import DamagedMatch, NoSuchMatch, StorageError, StoreClosed
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player
 from ..clock import utc_now
 from .documents import (DocumentError, is_id, match_name, record_from_doc, record_to_doc, seal,
                         summary_doc, summary_from_doc, with_names)
-from .files import clean_temp_files, folder_syncs_at_end, move_durably
+from .files import clean_temp_files, disk_faults, folder_syncs_at_end, move_durably
 from .folder import (BIN, DAMAGE, DAMAGED, DOC_ID, INDEX, INDEX_TABLE, MATCH_TABLE, MATCHES, DataFolder,
                      data_dir, db, put_doc, reason, stamp, write_table, write_tables)
 from .index import Index, bucket_of, read_buckets
@@ -142,15 +142,9 @@ class Store:
         if self._closed:
             raise StoreClosed("the match store is closed")
 
-    @contextmanager
-    def _disk(self, doing: str) -> Iterator[None]:
+    def _disk(self, doing: str) -> AbstractContextManager[None]:
         """Turn what the disk refuses into a `DiskFault` saying what could not be done."""
-        try:
-            yield
-        except StorageError:
-            raise
-        except OSError as exc:
-            raise DiskFault(doing, self.path, exc) from exc
+        return disk_faults(doing, self.path)
 
     @contextmanager
     def _writing(self, doing: str) -> Iterator[None]:
