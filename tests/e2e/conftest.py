@@ -117,7 +117,7 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def phones(request, browser, server, tmp_path):
-    """`phones(locale="en-US", **context)`: a phone-sized page with the app loaded and Flutter's
+    """`phones(locale="en-US", **context)`: a phone-sized page (or `viewport={...}`) with the app loaded and Flutter's
     accessibility tree on, its browser set to `locale` (what it asks the app to speak).
 
     When the test fails, a screenshot of each page and the server's log are kept beside the test's temp folder.
@@ -127,7 +127,7 @@ def phones(request, browser, server, tmp_path):
     opened = []
 
     def open_phone(locale: str = "en-US", before_open=None, **options) -> Driver:
-        context = browser.new_context(viewport=PHONE, locale=locale, **options)
+        context = browser.new_context(viewport=options.pop("viewport", PHONE), locale=locale, **options)
         page = context.new_page()
         if before_open is not None:
             before_open(page)

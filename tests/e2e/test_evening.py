@@ -14,6 +14,7 @@ from .conftest import AppServer
 from .driver import Driver
 from .pixels import label_shape, text_lines, unlike
 from .test_flows import enter_hand, new_match, start_two_player_match, total
+from .test_table import reopen
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -26,20 +27,9 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture
-def phone(browser, server):
+def phone(phones):
     """Opens a page of the given size and language on the app, closed at the end of the test."""
-    contexts = []
-
-    def open_page(width: int = 360, height: int = 640, locale: str = "en-US") -> Driver:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
-        contexts.append(context)
-        driver = Driver(context.new_page(), server.url)
-        driver.open()
-        return driver
-
-    yield open_page
-    for context in contexts:
-        context.close()
+    return lambda width=360, height=640, locale="en-US": phones(locale, viewport={"width": width, "height": height})
 
 
 def type_again(app: Driver, ident: str, text: str, tries: int = 3) -> None:
@@ -52,12 +42,6 @@ def type_again(app: Driver, ident: str, text: str, tries: int = 3) -> None:
         except AssertionError:
             if attempt == tries - 1:
                 raise
-
-
-def reopen(app: Driver) -> None:
-    if app.wait_any("continue-match", "end-hand", timeout=60_000) == "continue-match":
-        app.tap("continue-match")
-    app.wait_id("end-hand")
 
 
 def test_new_match_asks_before_it_stops_the_match_in_play_and_the_other_phone_is_told(phone):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from .conftest import AppServer
-from .driver import Driver
 from .test_flows import enter_hand, new_match, start_two_player_match, total
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -21,20 +20,9 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture
-def phone(browser, server):
+def phone(phones):
     """Opens a page of the given size on the app (390x844 unless told), closed at the end of the test."""
-    contexts = []
-
-    def open_page(width: int = 390, height: int = 844) -> Driver:
-        context = browser.new_context(viewport={"width": width, "height": height})
-        contexts.append(context)
-        driver = Driver(context.new_page(), server.url)
-        driver.open()
-        return driver
-
-    yield open_page
-    for context in contexts:
-        context.close()
+    return lambda width=390, height=844: phones(viewport={"width": width, "height": height})
 
 
 def reopen(app):
