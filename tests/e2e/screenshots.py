@@ -148,8 +148,23 @@ def turkish_pages(app: Driver, shot) -> None:
     shot("settings")
 
 
+def sync_screen(app: Driver, shot) -> None:
+    """Settings, Sync settings: the empty form, then a server that is not HTTPS tried, said in words."""
+    app.wait_id("open-settings")
+    app.tap("open-settings")
+    app.tap("open-sync")
+    app.wait_id("sync-server")
+    shot("sync-form")
+    app.type("sync-server", "http://couch.example.org")
+    app.type("sync-database", "thursdays")
+    app.type("sync-user", "anna")
+    app.tap("sync-test")
+    app.see("could read the password")               # refused before any request: not HTTPS, said in words
+    shot("sync-tested")
+
+
 def main(only: list[str]) -> int:
-    """Every screenshot, or only the runs named on the command line (`whole`, `korean`, `turkish`, or a
+    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `korean`, `turkish`, or a
     table size such as `844x390`)."""
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
@@ -161,6 +176,7 @@ def main(only: list[str]) -> int:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         runs = [("whole", 390, 844, "light")] + [("table", w, h, scheme) for w, h in TABLE_SIZES
                                                  for scheme in ("light", "dark")]
+        runs += [("sync", w, h, scheme) for w, h in TABLE_SIZES[:3] for scheme in ("light", "dark")]
         runs += [("korean", 390, 844, "light"), ("korean", 390, 844, "dark"), ("turkish", 390, 844, "light")]
         runs = [run for run in runs if not only or run[0] in only or f"{run[1]}x{run[2]}" in only]
         locales = {"korean": "ko-KR", "turkish": "tr-TR"}
@@ -175,7 +191,8 @@ def main(only: list[str]) -> int:
                     app.open()
 
                     def shot(name: str, width=width, height=height, scheme=scheme, kind=kind, app=app) -> None:
-                        file = {"whole": f"{name}.png", "table": f"{width}x{height}-{scheme}-{name}.png"}.get(
+                        file = {"whole": f"{name}.png", "table": f"{width}x{height}-{scheme}-{name}.png",
+                                "sync": f"{width}x{height}-{scheme}-{name}.png"}.get(
                             kind, f"{kind}-{scheme}-{name}.png")
                         app.screenshot(OUT / file)
                         print(f"docs/screenshots/{file}")
@@ -186,6 +203,8 @@ def main(only: list[str]) -> int:
                         korean_table(app, shot)
                     elif kind == "turkish":
                         turkish_pages(app, shot)
+                    elif kind == "sync":
+                        sync_screen(app, shot)
                     else:
                         table_screens(app, shot)
                     context.close()
