@@ -6,6 +6,7 @@ like is the views'; how the app is built is `companion.bootstrap`'s.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from importlib.resources import files
 from typing import Any, TypeVar
@@ -19,7 +20,7 @@ from ..net.server import page_languages as asked_languages
 from .fonts import NAMES_FONT
 from .page import PageAdapter, PageOptions, page_languages
 from .viewmodel import AppModel, Session
-from .views.frame import page_dialog, page_frame
+from .views.frame import broken_frame, page_dialog, page_frame
 from .views.theme import SUIT_FONT, themes
 
 class ObservableSession(ft.observable(Session)):  # type: ignore[misc]
@@ -45,6 +46,7 @@ SessionMaker = Callable[[ft.Page], Session]
 """Makes a new page's session (the front door chooses: served, or the browser build's)."""
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 ASSETS = str(files(__package__) / "assets")
 """The web assets (the fonts), inside the package: a real folder wherever the package is installed."""
@@ -59,14 +61,27 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
     adapter = _once(lambda: PageAdapter(page, vm, options, parts.writer, parts))
     ft.on_mounted(adapter.attach)
     ft.on_mounted(lambda: adapter.attach_sync(parts.runner))
-    ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
-    ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])
-    ft.use_effect(lambda: page.run_task(adapter.keep_awake), [vm.settings.wants_wakelock])
-    ft.use_effect(adapter.fade_flash_later, [vm.scoreboard.flash])
-    ft.use_effect(adapter.fade_notice_later, [session.notice])
-    adapter.hand_over_download()
-    ft.use_dialog(page_dialog(vm, options.test_hooks))
-    return page_frame(vm, options.test_hooks)
+    with session.steady():     # never drawn half-way through an intent the writer's thread runs
+        ft.on_updated(adapter.apply_settings, [session.theme, session.lang])
+        ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])
+        ft.use_effect(lambda: page.run_task(adapter.keep_awake), [vm.settings.wants_wakelock])
+        ft.use_effect(adapter.fade_flash_later, [vm.scoreboard.flash])
+        ft.use_effect(adapter.fade_notice_later, [session.notice])
+        adapter.hand_over_download()
+        dialog, frame = draw(vm, options.test_hooks)
+        ft.use_dialog(dialog)
+    return frame
+
+
+def draw(vm: AppModel, hooks: bool) -> tuple[ft.AlertDialog | None, ft.Control]:
+    """The dialog and the screen on show. A screen that fails to draw (a bug) is logged and replaced by a
+    sentence and a way home: let through, the error would end Flet's drawing of the page for good, and the
+    phone would go on showing the last screen as if nothing had happened."""
+    try:
+        return page_dialog(vm, hooks), page_frame(vm, hooks)
+    except Exception:
+        log.exception("the %s screen could not be drawn", vm.screen.value)
+        return None, broken_frame(vm, hooks)
 
 
 def _once(make: Callable[[], T]) -> T:

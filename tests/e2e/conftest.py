@@ -50,7 +50,7 @@ class AppServer:
                "XERI_FLASH_SECONDS": str(FLASH_SECONDS)}
         env.pop("FLET_FORCE_WEB_SERVER", None)
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(self.port), "--no-browser"],
-                                     cwd=ROOT, env=env, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+                                     cwd=ROOT, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -125,6 +125,7 @@ def phones(request, browser, server, tmp_path):
     from .driver import Driver
 
     opened = []
+    log_from = server.log.stat().st_size if server.log.exists() else 0
 
     def open_phone(locale: str = "en-US", before_open=None, **options) -> Driver:
         context = browser.new_context(viewport=options.pop("viewport", PHONE), locale=locale, **options)
@@ -144,6 +145,13 @@ def phones(request, browser, server, tmp_path):
             page.screenshot(path=str(shot))
             print(f"\nscreenshot of the failure: {shot}\nserver log: {server.log}")
         context.close()
+    # A bug the page survives still fails the test: a screen that could not be drawn is logged with its
+    # traceback (`ui.app.draw`), and so is an intent that failed in the writer's thread.
+    with server.log.open("rb") as log:
+        log.seek(log_from if server.log.stat().st_size >= log_from else 0)
+        logged = log.read().decode("utf-8", "replace")
+    if "Traceback (most recent call last)" in logged:
+        pytest.fail(f"the app logged a traceback during the test ({server.log}):\n{logged[-4000:]}")
 
 
 @pytest.fixture

@@ -135,3 +135,119 @@ def test_while_a_write_runs_in_the_writers_thread_the_phones_next_intent_waits_b
     for done in finished:                           # what the page's loop does once each is done
         done()
     assert a.screen is Screen.RULES and a.session.waiting == 0 and not a.session.holding
+
+
+# --- drawing while a write runs (the untaken tap on Save, docs/decisions.md) -------------------------------
+
+class Redraws(list):
+    """Every redraw a session asks Flet for (the field that changed; None for all that was held)."""
+
+    __hash__ = object.__hash__   # a listener: kept in Flet's weak set by identity
+
+    def __call__(self, _sender, field: str | None) -> None:
+        self.append(field)
+
+
+def observed_phone(services, writer) -> tuple[AppModel, Redraws]:
+    """A phone on the session the served page observes (`ui.app.ObservableSession`), with every redraw it
+    asks Flet for recorded (Flet keeps its listeners weakly: the caller keeps the list)."""
+    from companion.ui.app import ObservableSession
+
+    session = ObservableSession(services)
+    redraws = Redraws()
+    session.subscribe(redraws)
+    app = AppModel(services, session=session)
+    start(app)
+    app.session.write_later = writer
+    return app, redraws
+
+
+def test_a_write_handed_to_the_writer_asks_for_no_redraw_until_it_is_done(services):
+    # The old code counted the write as waiting before holding the redraws: `waiting` is observed, so the
+    # page was asked for a redraw that then ran beside the write in the writer's thread.
+    writer = Writer()
+    app, redraws = observed_phone(services, writer)
+    redraws.clear()
+    app.scoreboard.tap(0, TapKind.XERI)
+    assert redraws == [] and len(writer.queue) == 1
+    writer.run_next()
+    assert redraws == [None]                        # one redraw, once it is done, of all it changed
+
+
+def test_a_screen_is_not_drawn_while_the_writers_thread_is_half_way_through_saving_a_hand(services, monkeypatch):
+    # Seen under load in the browser (3 of 3 runs with CPU hogs): a redraw due as Save was tapped drew the
+    # hand entry while the writer's thread had closed the form but not yet shown the scoreboard. The drawing
+    # failed, Flet drew that page no more, and the phone showed the filled form although the hand was saved.
+    from companion.ui.app import draw
+    from companion.ui.viewmodel.entry import EntryModel
+
+    pool = ThreadPoolExecutor(max_workers=1)
+    finished: list[Callable[[], None]] = []
+    app, _redraws = observed_phone(services, None)
+    app.scoreboard.end_hand()
+    for tap in (lambda: app.entry.set_most(0), lambda: app.entry.set_counting(0, 12), lambda: app.entry.set_ten(0),
+                lambda: app.entry.set_two(1)):
+        tap()
+    app.session.write_later = lambda work, done: pool.submit(lambda: (work(), finished.append(done)))
+    closed, go_on = threading.Event(), threading.Event()
+    real_close = EntryModel._close
+
+    def close_then_wait(self):
+        real_close(self)
+        closed.set()                                # the form is gone, the scoreboard not yet on show
+        go_on.wait(10)
+
+    monkeypatch.setattr(EntryModel, "_close", close_then_wait)
+    app.entry.save()
+    assert closed.wait(10)
+    drawn: list[object] = []
+
+    def page_draws() -> None:                       # the page's loop, drawing the phone's screen
+        with app.session.steady():
+            drawn.append(draw(app, False))
+
+    drawing = threading.Thread(target=page_draws)
+    drawing.start()
+    drawing.join(0.5)
+    assert drawn == [], "the screen was drawn from a view model half-way through saving the hand"
+    go_on.set()
+    drawing.join(10)
+    pool.shutdown(wait=True)
+    for done in finished:
+        done()
+    dialog, frame = drawn[0]  # type: ignore[misc]
+    assert app.screen is Screen.SCOREBOARD and "screen-broken-frame" not in identifiers(frame)
+    assert "end-hand" in identifiers(frame)         # the scoreboard, with the hand saved
+
+
+def identifiers(control) -> set[str]:
+    from .test_views import walk
+
+    found = set()
+    for c in walk(control):
+        ident = getattr(c, "identifier", None)
+        if ident:
+            found.add(ident)
+    return found
+
+
+def test_a_screen_that_fails_to_draw_is_said_in_words_with_the_way_home_and_logged(services, monkeypatch, caplog):
+    # Let through, a drawing error ends Flet's drawing of that page for good: the phone shows its last screen
+    # as if nothing happened, and takes taps it never shows.
+    from companion.ui import views
+    from companion.ui.app import draw
+
+    app = AppModel(services)
+    start(app)
+
+    def broken(_vm):
+        raise KeyError("a bug")
+
+    monkeypatch.setitem(views.SCREENS, Screen.SCOREBOARD, broken)
+    dialog, frame = draw(app, True)
+    assert dialog is None
+    assert {"screen-broken", "broken-home", "app-seen"} <= identifiers(frame)
+    assert "scoreboard screen could not be drawn" in caplog.text and "KeyError" in caplog.text
+    monkeypatch.undo()
+    app.home()                                      # what "Back to the start" does
+    assert app.screen is Screen.HOME and "screen-broken" not in identifiers(draw(app, False)[1])

@@ -176,6 +176,10 @@ class Session:
         self.waiting = 0
         """This phone's intents handed to `write_later` and not done yet: while there are any, its other
         intents wait behind them, so the view model is only ever changed in one place, in order."""
+        self._steady = threading.RLock()
+        """Held by the writer's thread while it runs one of this phone's intents, and by the page while it
+        draws this phone's screen (`steady`): a screen is never drawn from a view model half-way through
+        a change."""
         self.background_async: Callable[[Callable[[], Any], Callable[[Any], None]], None] = _run_async
         """`background(work, done)` for work that is a coroutine (a request to the group's server): the page runs
         it in a thread of its own, or on its loop in a browser tab; without a page, at once. `done` gets the
@@ -276,6 +280,16 @@ class Session:
         self.question = Question(self.tr(key, **values), yes, ident, no, yes_label, no_label)
 
     # --- around each intent: for the page ----------------------------------------------------------
+    def steady(self) -> threading.RLock:
+        """`with session.steady():` the view model stands still: no intent of this phone runs in the writer's
+        thread meanwhile (one that is running is waited for; it is one write of this phone's, and it comes
+        only when a redraw was already due as the write began). The page draws the screen inside it.
+
+        Found under load: a redraw due as Save was tapped drew the hand entry while the writer's thread
+        closed it (its draft gone, the screen not yet the scoreboard); the drawing failed, which ends Flet's
+        drawing of that page for good, so the phone kept showing the filled form although the hand was saved."""
+        return self._steady
+
     def hold_redraws(self) -> None:
         """Draw nothing of this session until `let_go_redraws` (nothing here; the page's session holds them)."""
 
@@ -322,13 +336,14 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
             # A write waits for the disk (two fsyncs): off the loop that serves every phone, in order with
             # every other write. While one of this phone's is waiting, its other intents wait behind it, so
             # its view model changes in one place at a time. The page shows nothing of it until it is done.
+            session.hold_redraws()      # first: `waiting` is observed, and its change must not redraw
             session.waiting += 1
-            session.hold_redraws()
 
             def work() -> None:
                 _WRITER.here = True
                 try:
-                    perform(self, *args, **kwargs)
+                    with session.steady():
+                        perform(self, *args, **kwargs)
                 finally:
                     _WRITER.here = False
 

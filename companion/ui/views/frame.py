@@ -8,6 +8,7 @@ import flet as ft
 from ..viewmodel import AppModel, Session
 from . import render
 from .common import dialog, header, strip
+from .widgets import labelled, primary, problem
 from .palette import palette
 
 MAX_WIDTH = 620
@@ -69,3 +70,15 @@ def page_frame(vm: AppModel, hooks: bool = False) -> ft.Control:
             alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.START, expand=True),
         expand=True,
     )
+
+
+def broken_frame(vm: AppModel, hooks: bool = False) -> ft.Control:
+    """What a phone shows in place of a screen that could not be drawn (a bug, logged): a sentence saying
+    nothing saved is lost, and the way back to the start."""
+    tr = vm.tr
+    column: list[ft.Control] = [problem(tr("screen.broken"), "screen-broken"),
+                                primary(tr("screen.broken_home"), lambda: vm.home(), "broken-home", icon=ft.Icons.HOME)]
+    if hooks:
+        column.append(seen_hook(vm.session))
+    width = min(vm.session.viewport[0], MAX_WIDTH) - 24
+    return ft.SafeArea(content=labelled(ft.Column(column, spacing=16, width=width), "screen-broken-frame"), expand=True)
