@@ -1,6 +1,7 @@
 """A phone that went away hears no more of the table: its session stops listening when it disconnects (Flet
 keeps the session for an hour in case it comes back), so a tap on another phone schedules nothing on its
-dead page; and it hears again when it comes back."""
+dead page; and it hears again when it comes back. Over the real server: a tab closed mid-game leaves no
+error behind while the table plays on; the page's own part, hearing and not hearing: below."""
 
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ async def _play(base: str) -> None:
     await here.close()
 
 
-def test_a_closed_phone_is_not_sent_the_table_s_news(start_app, tmp_path):
+def test_a_tab_closed_mid_game_leaves_no_error_behind_while_the_table_plays_on(start_app, tmp_path):
     data = tmp_path / "data"
     seed_match(data)
     app = start_app(data=data, host="127.0.0.1")
@@ -34,3 +35,58 @@ def test_a_closed_phone_is_not_sent_the_table_s_news(start_app, tmp_path):
     app.stop()
     said = app.log.read_text()
     assert "never awaited" not in said and "Traceback" not in said, said[-2000:]
+
+
+class Hub:
+    """What the adapter asks of Flet's pub/sub and of the group's news: who listens."""
+
+    def __init__(self) -> None:
+        self.listening: list = []
+
+    def subscribe(self, handler) -> None:
+        self.listening.append(handler)
+
+    def unsubscribe(self) -> None:
+        self.listening.clear()
+
+    def send_others(self, message) -> None:
+        for handler in list(self.listening):
+            handler(message)
+
+    listen = subscribe
+
+    def unlisten(self, handler) -> None:
+        self.listening.remove(handler)
+
+
+class ClosedTab:
+    """A page whose tab may close: what it was asked to run on its loop is counted."""
+
+    def __init__(self) -> None:
+        self.pubsub = Hub()
+        self.ran: list = []
+
+    def run_task(self, handler, *args) -> None:
+        self.ran.append(args)
+
+
+def test_a_closed_phone_is_not_sent_the_table_s_news_and_hears_it_again_once_back(store):
+    from companion.service import Services
+    from companion.ui.page import PageAdapter, PageOptions
+    from companion.ui.viewmodel import AppModel
+
+    services = Services.over(store)
+    page, news = ClosedTab(), Hub()
+    adapter = PageAdapter(page, AppModel(services), PageOptions(), news=news)  # type: ignore[arg-type]
+    adapter.subscribe()
+    page.pubsub.send_others({"match": "m1"})            # another phone's tap
+    news.send_others("m2")                              # another device's hand, through sync
+    assert page.ran == [({"match": "m1"},), ({"match": "m2"},)]
+    adapter.disconnected()                              # the tab closed
+    page.pubsub.send_others({"match": "m1"})
+    news.send_others("m2")
+    adapter.on_message({"match": "m1"})                 # a message already on its way when it closed
+    assert page.ran == [({"match": "m1"},), ({"match": "m2"},)] and adapter.vm.session.announce is None
+    adapter.subscribe()                                 # back (`connected`)
+    page.pubsub.send_others({"match": "m3"})
+    assert page.ran[-1] == ({"match": "m3"},) and len(page.pubsub.listening) == len(news.listening) == 1
