@@ -42,10 +42,10 @@ lint: setup
 	$(BIN)/mypy
 
 ## Every test: lint and types, engine, storage, view model, sync against a real server when npm is there,
-## and the browser tests when Chromium is there.
+## and the browser tests when Chromium is there. Each run names its 15 slowest tests (the budget: docs/decisions.md).
 test: lint couch
-	$(BIN)/python -m pytest -m "not e2e" -n 2
-	$(BIN)/python -m pytest -m e2e
+	$(BIN)/python -m pytest -m "not e2e" -n 2 --durations=15
+	$(BIN)/python -m pytest -m e2e --durations=15
 
 ## The fuzz tests, long: random match files and form input, FUZZ_EXAMPLES each (make test runs a few seconds of them).
 FUZZ_EXAMPLES ?= 2000

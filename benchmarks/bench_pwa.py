@@ -77,7 +77,7 @@ def measure_pwa(playwright, chromium: str, site: Path, profile: Path) -> dict:
     """Cold and warm starts of the site, its timeline when warm, and taps on it offline."""
     from tests.e2e.conftest import CHROMIUM_ARGS, PHONE
     from tests.e2e.driver import Driver
-    from tests.e2e.test_pwa import StaticServer, offline_ready
+    from tests.e2e.site import StaticServer, offline_ready
 
     server = StaticServer(site).start()
     out: dict = {"cold": [], "warm": [], "cold_timeline": [], "timeline": []}
@@ -129,7 +129,7 @@ def measure_update(playwright, chromium: str, site: Path, profile: Path, port: i
     """The first start after an update, on the installed profile: a start of the build before finds the new
     one (its service worker installs and waits; the page makes the new build's Python snapshot meanwhile),
     then the next start is the new build's first. Seconds to usable, and whether Python came from a snapshot."""
-    from tests.e2e.test_pwa import StaticServer
+    from tests.e2e.site import StaticServer
 
     server = StaticServer(site)
     server.port, server.origin = port, f"http://127.0.0.1:{port}"
@@ -201,7 +201,7 @@ def main() -> None:
         return
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.test_pwa import build_site
+    from tests.e2e.site import build_site
 
     print("command: .venv/bin/python -m benchmarks pwa")
     started = time.perf_counter()

@@ -101,6 +101,16 @@ def browser(playwright):
     b.close()
 
 
+@pytest.fixture(scope="session")
+def site():
+    """The browser build's site (dist-pwa/), built once for every browser test that opens it."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(HOW_TO)
+    from .site import build_site
+
+    return build_site()
+
+
 @pytest.fixture
 def server(tmp_path):
     srv = AppServer(tmp_path / "data").start()

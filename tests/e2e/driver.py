@@ -33,11 +33,16 @@ class Driver:
         self.page.reload()
         self.enable_semantics()
 
-    def enable_semantics(self) -> None:
+    def enable_semantics(self, timeout: int = 60_000, screen: bool = True) -> Driver:
+        """Wait until Flutter is up in the page, turn its accessibility tree on, and (`screen`) wait until the
+        app draws a screen: the one boot sequence, for the served app and the browser build (whose start
+        may take `tests/e2e/site.BOOT`)."""
         placeholder = self.page.locator("flt-semantics-placeholder")
-        placeholder.wait_for(state="attached", timeout=60_000)
+        placeholder.wait_for(state="attached", timeout=timeout)
         placeholder.dispatch_event("click")
-        self.by_id("app-seen").wait_for(state="attached", timeout=60_000)
+        if screen:
+            self.by_id("app-seen").wait_for(state="attached", timeout=timeout)
+        return self
 
     # --- what the app has seen ---------------------------------------------------------------------
     def seen(self) -> tuple[int, int]:
@@ -248,3 +253,22 @@ class Driver:
         # Route and button animations take about a second; a screenshot is for looking at, not a test.
         time.sleep(0.8)
         self.page.screenshot(path=str(path), full_page=False)
+
+    def rows(self, prefix: str = "history-") -> set[str]:
+        """The ids of the rows on screen whose identifiers start with `prefix` (the history's matches)."""
+        found = self.page.evaluate("""(prefix) => Array.from(document.querySelectorAll(
+            `[flt-semantics-identifier^="${prefix}"]`)).map(n => n.getAttribute('flt-semantics-identifier'))""", prefix)
+        return {ident.removeprefix(prefix) for ident in found}
+
+    def wait_rows(self, expected: set[str]) -> None:
+        wait_until(lambda: self.rows() == expected, lambda: f"history rows {expected} (on screen: {self.rows()})")
+
+
+def wait_until(check, what, timeout: float = 10) -> None:
+    """Poll `check` (a look at the page from Python) until true; `what` (words, or a function giving them at
+    the time) says what was awaited. For what the page itself can tell, Playwright's `expect` instead."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what() if callable(what) else what}")
+        time.sleep(0.05)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, HOW_TO, AppServer
 from .driver import Driver
-from .test_flows import enter_hand as enter
+from tests.flows import enter_hand as enter
 
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TABLE_SIZES = [(360, 640), (390, 844), (768, 1024), (844, 390)]

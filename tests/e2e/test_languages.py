@@ -12,7 +12,7 @@ import pytest
 from companion.i18n import t, tn
 
 from .pixels import label_shape, unlike
-from .test_flows import enter_hand, total
+from tests.flows import enter_hand, total
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

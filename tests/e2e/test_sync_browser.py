@@ -31,11 +31,11 @@ from tests.sync.couchserver import CouchServer, missing
 from tests.sync.devices import ServedDevice, open_device, shared_docs
 from tests.sync.proxy import Proxy
 
-from .conftest import CHROMIUM, PHONE
+from .conftest import PHONE
 from .driver import Driver
-from .test_flows import enter_hand, start_two_player_match, total
-from .test_history import wait_until
-from .test_pwa import BOOT, Phone, StaticServer, build_site
+from tests.flows import enter_hand, start_two_player_match, total
+from .driver import wait_until
+from .site import BOOT, Phone, StaticServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
 
@@ -123,26 +123,15 @@ class Table:
 
 def booted(app: Driver) -> Driver:
     """Wait until the app is up in the page, its accessibility tree on."""
-    placeholder = app.page.locator("flt-semantics-placeholder")
-    placeholder.wait_for(state="attached", timeout=BOOT)
-    placeholder.dispatch_event("click")
-    app.by_id("app-seen").wait_for(state="attached", timeout=BOOT)
-    return app
-
-
-@pytest.fixture(scope="module")
-def site():
-    if not Path(CHROMIUM).exists():
-        pytest.skip("browser tests need Debian's Chromium")
-    why = missing()
-    if why:
-        pytest.skip(why)
-    return build_site()
+    return app.enable_semantics(BOOT)
 
 
 @pytest.fixture(scope="module")
 def table(site, playwright, browser, tmp_path_factory) -> Iterator[Table]:
     """Both phones joined to one group on the Sync screen, on a match Anna and Ben started on the laptop."""
+    why = missing()
+    if why:
+        pytest.skip(why)
     folder = tmp_path_factory.mktemp("sync-browser")
     static = StaticServer(site).start()
     couch = CouchServer(folder / "couch").start()

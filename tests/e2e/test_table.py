@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import AppServer
-from .test_flows import enter_hand, new_match, start_two_player_match, total
+from tests.flows import enter_hand, new_match, reopen, start_two_player_match, total
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -23,12 +23,6 @@ def server(tmp_path_factory):
 def phone(phones):
     """Opens a page of the given size on the app (390x844 unless told), closed at the end of the test."""
     return lambda width=390, height=844: phones(viewport={"width": width, "height": height})
-
-
-def reopen(app):
-    if app.wait_any("continue-match", "end-hand", timeout=60_000) == "continue-match":
-        app.tap("continue-match")
-    app.wait_id("end-hand")
 
 
 def same_boxes(before: dict, after: dict, what: str) -> None:
@@ -208,4 +202,8 @@ def test_every_tappable_control_is_at_least_48_by_48(phone):
     app.tap("back")
     app.tap("open-history")
     check("history")
+    app.tap("back")
+    app.tap("new-match")                                # a match is in play: both answers of the question
+    app.wait_id("confirm-yes")
+    check("stop or continue the match in play")
     assert {screen: small for screen, small in found.items() if small} == {}

@@ -20,9 +20,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow,
 WATCHING = "This phone is watching."
 
 
-@pytest.fixture
-def lan_app(tmp_path):
-    app = Served(tmp_path / "data")
+@pytest.fixture(scope="module")
+def lan_app(tmp_path_factory):
+    """The app serving every address, with a table code, shared by the module's tests (as tests/net's)."""
+    app = Served(tmp_path_factory.mktemp("lan") / "data")
     yield app
     app.stop()
 

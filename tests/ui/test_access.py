@@ -10,7 +10,7 @@ import pytest
 from companion.ui.viewmodel import Access, AppModel, Screen, Session, TableInfo
 from companion.engine.live import TapKind
 
-from .test_viewmodel import enter, start
+from .vm import enter, start
 
 WRITES = {
     "scoreboard": {"tap", "undo_tap", "end_hand", "ask_undo", "ask_edit", "ask_abandon", "undo_last_hand", "abandon",
@@ -40,6 +40,33 @@ def test_every_intent_that_writes_is_marked_and_no_other(services):
         marked = {name for name, member in inspect.getmembers(type(model), callable)
                   if getattr(member, "writes", False)}
         assert marked == expected, screen
+
+
+def stored(folder) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_every_intent_marked_as_writing_is_refused_to_a_watching_phone_in_words_and_stores_nothing(services, store):
+    # Whatever a page sends: each writing intent, with whatever arguments, on a phone that may only watch.
+    owner = AppModel(services)
+    start(owner)
+    enter(owner)
+    watcher = as_(services, Access.WATCHER)
+    watcher.scoreboard.open()
+    before = stored(store.folder)
+    for screen in WRITES:
+        model = getattr(watcher, screen)
+        for name, member in inspect.getmembers(type(model), callable):
+            if not getattr(member, "writes", False):
+                continue
+            watcher.session.notice = None
+            params = [p for p in inspect.signature(member).parameters.values()
+                      if p.name != "self" and p.default is inspect.Parameter.empty
+                      and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+            getattr(model, name)(*[None] * len(params))
+            said = watcher.session.notice
+            assert said is not None and said.text.startswith("This phone can only watch"), f"{screen}.{name}"
+            assert stored(store.folder) == before, f"{screen}.{name} stored something for a watching phone"
 
 
 def test_a_watching_phone_is_told_it_can_only_watch_and_nothing_is_stored(services):

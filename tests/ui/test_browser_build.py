@@ -14,7 +14,7 @@ from companion.ui.viewmodel import AppModel, Screen
 
 from ..loop import run
 from ..storage.test_browser import FakeBrowser
-from .test_viewmodel import start
+from .vm import start
 
 
 class SlowBrowser(FakeBrowser):

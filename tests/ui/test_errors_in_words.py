@@ -7,7 +7,7 @@ import json
 
 from companion.ui.viewmodel import AppModel, Session
 
-from .test_viewmodel import enter, start
+from .vm import enter, start
 
 
 def speaking(services, lang: str) -> AppModel:

@@ -4,7 +4,7 @@ replaces the one in play, each table size keeps its rules, and the rest, without
 from companion.i18n import Translator
 from companion.ui.viewmodel import AppModel, Screen
 
-from .test_viewmodel import enter, start
+from .vm import enter, start
 
 
 def linked(services):

@@ -14,7 +14,7 @@ from companion.resources import CHECKOUT_DATA as DATA_DIR
 from companion.ui.viewmodel import Screen, Tone
 from companion.engine.live import TapKind
 
-from .test_viewmodel import start
+from .vm import start
 
 FULL = "The disk is full, so nothing was changed. Everything saved before is safe: free some space, then try again."
 

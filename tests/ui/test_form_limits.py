@@ -5,7 +5,7 @@ from companion.engine.limits import MAX_NAME
 from companion.formats.matchfile import loads
 from companion.ui.viewmodel import Screen
 
-from .test_viewmodel import start
+from .vm import start
 
 
 def test_a_name_longer_than_40_characters_is_said_in_the_form_and_the_match_does_not_start(app):

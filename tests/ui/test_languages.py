@@ -8,7 +8,7 @@ import pytest
 from companion.ui.fonts import fonts_needed
 from companion.ui.viewmodel import AppModel, Session
 
-from .test_viewmodel import enter, start
+from .vm import enter, start
 
 
 def speaking(services, lang: str) -> AppModel:

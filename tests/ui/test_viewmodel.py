@@ -4,35 +4,7 @@ from companion.engine import Status
 from companion.ui.viewmodel import TIE, AppModel, Screen
 from companion.engine.live import TapKind
 
-
-def start(app, names=("Anna", "Ben"), layout="two", preset=None, goal=None):
-    app.setup.open()
-    if layout != "two":
-        app.setup.set_layout(layout)
-    if preset:
-        app.setup.set_preset(preset)
-    for i, n in enumerate(names):
-        app.setup.set_name(i, n)
-    if goal:
-        app.setup.set_goal_kind(goal["goal_kind"])
-        app.setup.form.hands = goal.get("hands", app.setup.form.hands)
-    app.setup.start()
-    assert app.screen is Screen.SCOREBOARD, app.session.notice
-
-
-def enter(app, most=0, counting=(0, 12), ten=0, two=1, xeris=None):
-    app.scoreboard.end_hand()
-    assert app.screen is Screen.ENTRY
-    app.entry.set_most(most)
-    app.entry.set_counting(*counting)
-    app.entry.set_ten(ten)
-    app.entry.set_two(two)
-    for side, n in enumerate(xeris or ()):
-        for _ in range(n):
-            app.entry.step(TapKind.XERI, side, 1)
-    assert app.entry.save_reason() is None, app.entry.save_reason()
-    app.entry.save()
-    assert app.screen is Screen.SCOREBOARD
+from .vm import enter, start
 
 
 def test_a_new_match_opens_the_scoreboard_with_the_first_dealer_named(app):

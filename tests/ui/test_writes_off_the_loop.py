@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from companion.engine.live import TapKind
 from companion.ui.viewmodel import AppModel, Screen, Session
 
-from .test_viewmodel import start
+from .vm import start
 
 
 class Writer:
@@ -221,10 +221,10 @@ def test_a_screen_is_not_drawn_while_the_writers_thread_is_half_way_through_savi
 
 
 def identifiers(control) -> set[str]:
-    from .test_views import walk
+    from tests.screens import walk
 
     found = set()
-    for c in walk(control):
+    for c, _disabled in walk(control):
         ident = getattr(c, "identifier", None)
         if ident:
             found.add(ident)
