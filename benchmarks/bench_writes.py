@@ -25,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests.ports import free_port
 from tests.seed import seed_match
 
 FSYNC_MS = (0, 40)
@@ -34,14 +35,8 @@ TAPS = 24
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _start(folder: Path, fsync_ms: int) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "XERI_DATA_DIR": str(folder), "XERI_TEST_HOOKS": "1", "XERI_BENCH_FSYNC_MS": str(fsync_ms),
            "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([sys.executable, "-m", "benchmarks.slow_disk", "--port", str(port), "--no-browser"],

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 HOW_TO = ("browser tests need Debian's Chromium: `sudo apt-get install chromium` "
@@ -26,12 +28,6 @@ English unless a test gives its page another `locale`, whatever this machine's l
 PHONE = {"width": 390, "height": 844}
 FLASH_SECONDS = 2
 """How long the app under test shows a saved hand's breakdown (10 s for people)."""
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class AppServer:
@@ -116,6 +112,17 @@ def server(tmp_path):
     srv = AppServer(tmp_path / "data").start()
     yield srv
     srv.stop()
+
+
+LONGEST_FIRST = ("test_pwa.py", "test_pwa_everyday.py", "test_sync_browser.py", "test_table.py")
+"""Started first. On two workers (`make test`: `-n 2 --dist loadgroup`) the browser build's modules are one
+group (`xdist_group("browser-build")`), run by one worker from the start, while the other takes the served
+app's tests one by one: each Pyodide start takes a core, and two at once only slow each other down."""
+
+
+def pytest_collection_modifyitems(items):
+    here, rank = Path(__file__).parent, {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)) if item.path.parent == here else len(rank))
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -11,9 +11,15 @@ from __future__ import annotations
 import re
 import time
 
+from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 DEFAULT_TIMEOUT = 15_000
+SCREEN_TEXT = """[document.body.innerText].concat(Array.from(document.querySelectorAll('[aria-label]'))
+                   .map(n => n.getAttribute('aria-label'))).join(String.fromCharCode(10))"""
+"""Everything the accessibility tree says, as one string (a JavaScript expression)."""
 _SEEN = re.compile(r"revision (\d+) taps (\d+)")
 
 
@@ -60,11 +66,21 @@ class Driver:
         return self.seen()[1]
 
     def wait_taps(self, more_than: int, what: str, timeout: int = DEFAULT_TIMEOUT) -> None:
-        deadline = time.monotonic() + timeout / 1000
-        while self.seen()[1] <= more_than:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"the app never took the tap on {what!r}")
-            time.sleep(0.02)
+        """Wait until the page shows the app took more than `more_than` taps (the page itself is asked, in
+        the page: no round trip from Python per look)."""
+        self._wait("""(more) => {
+            const node = document.querySelector('[flt-semantics-identifier="app-seen"]');
+            const label = node ? (node.getAttribute('aria-label') || '') + ' ' + (node.textContent || '') : '';
+            const found = /revision (\\d+) taps (\\d+)/.exec(label);
+            return found !== null && Number(found[2]) > more;
+        }""", more_than, timeout, lambda: f"the app never took the tap on {what!r} (it shows {self.seen()})")
+
+    def _wait(self, script: str, arg, timeout: int, failure) -> Any:
+        """`page.wait_for_function`, its time-out said as the test's own failure (`failure()`: words)."""
+        try:
+            return self.page.wait_for_function(script, arg=arg, timeout=timeout, polling=50).json_value()
+        except PlaywrightTimeout:
+            raise AssertionError(failure()) from None
 
     # --- finding things ----------------------------------------------------------------------------
     def by_id(self, ident: str):
@@ -209,13 +225,9 @@ class Driver:
 
     def wait_any(self, *idents: str, timeout: int = DEFAULT_TIMEOUT) -> str:
         """Wait until one of the identifiers is on screen; return it."""
-        deadline = time.monotonic() + timeout / 1000
-        while time.monotonic() < deadline:
-            for ident in idents:
-                if self.by_id(ident).count():
-                    return ident
-            time.sleep(0.05)
-        raise AssertionError(f"none of {idents} came on screen")
+        return self._wait("""(idents) => idents.find(
+                              ident => document.querySelector(`[flt-semantics-identifier="${ident}"]`)) || false""",
+                          list(idents), timeout, lambda: f"none of {idents} came on screen")
 
     # --- reading -----------------------------------------------------------------------------------
     def text_of(self, ident: str) -> str:
@@ -224,30 +236,19 @@ class Driver:
 
     def screen_text(self) -> str:
         """Everything the accessibility tree says: text content and labels, one node a line."""
-        return self.page.evaluate(
-            """() => [document.body.innerText].concat(Array.from(document.querySelectorAll('[aria-label]'))
-                   .map(n => n.getAttribute('aria-label'))).join(String.fromCharCode(10))""")
+        return self.page.evaluate(f"() => {SCREEN_TEXT}")
 
     def see(self, text: str, timeout: int = DEFAULT_TIMEOUT) -> None:
         """Wait until `text` is on screen (as text or as a label)."""
-        deadline = time.monotonic() + timeout / 1000
-        while True:
-            if text in self.screen_text():
-                return
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{text!r} is not on screen; it shows:\n{self.screen_text()}")
-            time.sleep(0.05)
+        self._wait(f"(text) => {SCREEN_TEXT}.includes(text)", text, timeout,
+                   lambda: f"{text!r} is not on screen; it shows:\n{self.screen_text()}")
 
     def has_text(self, text: str) -> bool:
         return text in self.screen_text()
 
     def wait_gone(self, ident: str, timeout: int = DEFAULT_TIMEOUT) -> None:
-        deadline = time.monotonic() + timeout / 1000
-        while time.monotonic() < deadline:
-            if self.by_id(ident).count() == 0:
-                return
-            time.sleep(0.05)
-        raise AssertionError(f"{ident} is still on screen")
+        self._wait("(ident) => !document.querySelector(`[flt-semantics-identifier=\"${ident}\"]`)", ident, timeout,
+                   lambda: f"{ident} is still on screen")
 
     def screenshot(self, path) -> None:
         # Route and button animations take about a second; a screenshot is for looking at, not a test.

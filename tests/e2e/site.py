@@ -8,6 +8,7 @@ nowhere and pip told to use no index, so a step that downloaded anything else wo
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import signal
@@ -15,9 +16,14 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT, free_port
+from filelock import FileLock
+
+from tests.ports import free_port
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT
 from .driver import Driver
 
 DIST = ROOT / "dist-pwa"
@@ -31,10 +37,13 @@ BOOT = 180_000
 
 @functools.cache
 def build_site() -> Path:
-    """dist-pwa/, built now unless it is fresh (once a test session). Returns the folder."""
-    subprocess.run([sys.executable, "-m", "pwa.build", "--fetch-only"], cwd=ROOT, check=True)
-    done = subprocess.run([sys.executable, "-m", "pwa.build", "--if-stale"], cwd=ROOT, env={**os.environ, **NO_NETWORK},
-                          capture_output=True, text=True)
+    """dist-pwa/, built now unless it is fresh (once a test session; the browser tests' two workers take
+    turns, and the second finds it fresh). Returns the folder."""
+    (ROOT / "build").mkdir(exist_ok=True)
+    with FileLock(ROOT / "build" / "pwa-site.lock"):
+        subprocess.run([sys.executable, "-m", "pwa.build", "--fetch-only"], cwd=ROOT, check=True)
+        done = subprocess.run([sys.executable, "-m", "pwa.build", "--if-stale"], cwd=ROOT,
+                              env={**os.environ, **NO_NETWORK}, capture_output=True, text=True)
     assert done.returncode == 0, f"the build failed with the network closed:\n{done.stdout}\n{done.stderr}"
     return DIST
 
@@ -152,3 +161,27 @@ def offline_ready(app: Driver, timeout: float = BOOT / 1000) -> dict:
             return state
         time.sleep(0.5)
     raise AssertionError(f"the site never became ready offline: {state}")
+
+
+@contextlib.contextmanager
+def device(site, playwright, profile: Path) -> Iterator[Phone]:
+    server = StaticServer(site).start()
+    phone = Phone(playwright, profile, server.url)
+    phone.server = server  # type: ignore[attr-defined]
+    try:
+        yield phone
+    finally:
+        with contextlib.suppress(Exception):  # killed, or the test failed with it half-closed
+            phone.close()
+        server.stop()
+
+
+def resume(app: Driver) -> None:
+    """From the first screen to the match in progress."""
+    if app.wait_any("continue-match", "end-hand", timeout=BOOT) == "continue-match":
+        app.tap("continue-match")
+    app.wait_id("end-hand")
+
+
+def xeris(app: Driver, seat: int) -> int:
+    return int(app.text_of(f"xeri-{seat}").split()[-1])

@@ -27,7 +27,7 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture
-def phone(phones):
+def open_phone(phones):
     """Opens a page of the given size and language on the app, closed at the end of the test."""
     return lambda width=360, height=640, locale="en-US": phones(locale, viewport={"width": width, "height": height})
 
@@ -55,8 +55,8 @@ LONGEST = "Chrysanthemumalexandrinapapadopouloukara"
 """A 40-letter name (the limit), with nowhere to break it."""
 
 
-def test_twelve_letter_greek_names_are_drawn_whole_on_one_line_in_every_name_button_at_360x640(phone):
-    app = phone(360, 640, "el-GR")
+def test_twelve_letter_greek_names_are_drawn_whole_on_one_line_in_every_name_button_at_360x640(open_phone):
+    app = open_phone(360, 640, "el-GR")
     new_match(app)
     app.tap("layout-two")
     for i, name in enumerate(GREEK):
@@ -75,8 +75,8 @@ def test_twelve_letter_greek_names_are_drawn_whole_on_one_line_in_every_name_but
         assert app.box_if_visible(ident) is not None, f"{ident} needs a scroll at 360x640"
 
 
-def test_emoji_in_names_are_drawn_offline_and_a_40_letter_name_breaks_no_layout(phone):
-    app = phone(360, 640)
+def test_emoji_in_names_are_drawn_offline_and_a_40_letter_name_breaks_no_layout(open_phone):
+    app = open_phone(360, 640)
     new_match(app)
     app.tap("layout-three")
     for i, name in enumerate(["Mia 🐱", "Mia 🐶", LONGEST]):
@@ -95,9 +95,9 @@ def test_emoji_in_names_are_drawn_offline_and_a_40_letter_name_breaks_no_layout(
         assert box["width"] >= 47.5 and box["height"] >= 47.5, f"{ident} is squeezed: {box}"
 
 
-def test_without_the_emoji_font_emoji_names_would_not_be_drawn(phone):
+def test_without_the_emoji_font_emoji_names_would_not_be_drawn(open_phone):
     # The negative control of the test above: with the font refused, the two names look alike.
-    app = phone(360, 640)
+    app = open_phone(360, 640)
     app.page.route("**/fonts/XeriEmoji*", lambda route: route.abort())
     app.page.reload()
     app.enable_semantics()
@@ -110,8 +110,8 @@ def test_without_the_emoji_font_emoji_names_would_not_be_drawn(phone):
     assert not drawn_apart(app, "xeri-0", "xeri-1", timeout=3)
 
 
-def test_a_phone_held_sideways_enters_a_typical_hand_and_lays_the_form_out_without_scrolling(phone):
-    app = phone(844, 390)
+def test_a_phone_held_sideways_enters_a_typical_hand_and_lays_the_form_out_without_scrolling(open_phone):
+    app = open_phone(844, 390)
     new_match(app)
     app.tap("layout-two")
     for ident in ("name-0", "name-1"):                   # both name fields at once, not one a scroll
@@ -129,8 +129,8 @@ def test_a_phone_held_sideways_enters_a_typical_hand_and_lays_the_form_out_witho
     assert (total(app, 0), total(app, 1)) == (26, 9)
 
 
-def test_the_newest_hand_and_the_totals_are_on_screen_after_a_save_at_360x640(phone):
-    app = phone(360, 640)
+def test_the_newest_hand_and_the_totals_are_on_screen_after_a_save_at_360x640(open_phone):
+    app = open_phone(360, 640)
     start_two_player_match(app)
     enter_hand(app)
     enter_hand(app, most=1, counting=(0, 5), ten=1, two=1)

@@ -20,7 +20,7 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture
-def phone(phones):
+def open_phone(phones):
     """Opens a page of the given size on the app (390x844 unless told), closed at the end of the test."""
     return lambda width=390, height=844: phones(viewport={"width": width, "height": height})
 
@@ -32,8 +32,8 @@ def same_boxes(before: dict, after: dict, what: str) -> None:
     assert moved == {}, f"controls moved after {what}: {moved}"
 
 
-def test_no_control_moves_when_a_tap_a_saved_hand_a_problem_or_another_phone_is_said(phone):
-    app = phone()
+def test_no_control_moves_when_a_tap_a_saved_hand_a_problem_or_another_phone_is_said(open_phone):
+    app = open_phone()
     start_two_player_match(app)
     app.wait_id("xeri-0")
     start = app.tappable_boxes()
@@ -49,7 +49,7 @@ def test_no_control_moves_when_a_tap_a_saved_hand_a_problem_or_another_phone_is_
     enter_hand(app)
     app.see("Hand 1 saved")                            # the saved hand is named in the strip
     same_boxes(start, app.tappable_boxes(), "a saved hand")
-    other = phone()
+    other = open_phone()
     reopen(other)
     other.tap("xeri-1")                                # another phone's tap reaches this one
     app.see("Xeri for Ben (now 1)")
@@ -65,8 +65,8 @@ def test_no_control_moves_when_a_tap_a_saved_hand_a_problem_or_another_phone_is_
     same_boxes(entry, app.tappable_boxes(), "a problem in the hand entry")
 
 
-def test_a_stale_save_edit_undo_and_tap_are_refused_in_words_and_a_rematch_moves_the_other_phone(phone):
-    a, b = phone(), phone()
+def test_a_stale_save_edit_undo_and_tap_are_refused_in_words_and_a_rematch_moves_the_other_phone(open_phone):
+    a, b = open_phone(), open_phone()
     start_two_player_match(a, goal="hands")            # 7 hands
     reopen(b)
     # Phone A opens the hand; phone B saves that hand first.
@@ -123,8 +123,8 @@ def test_a_stale_save_edit_undo_and_tap_are_refused_in_words_and_a_rematch_moves
     assert (total(a, 0), total(a, 1)) == (0, 0)
 
 
-def test_a_typical_two_player_hand_is_entered_at_360x640_without_scrolling(phone):
-    app = phone(360, 640)
+def test_a_typical_two_player_hand_is_entered_at_360x640_without_scrolling(open_phone):
+    app = open_phone(360, 640)
     start_two_player_match(app)
     app.tap("xeri-0", scroll=False)
     app.tap("end-hand", scroll=False)
@@ -135,8 +135,8 @@ def test_a_typical_two_player_hand_is_entered_at_360x640_without_scrolling(phone
     assert (total(app, 0), total(app, 1)) == (26, 9)
 
 
-def test_a_phone_held_sideways_keeps_every_xeri_button_and_end_hand_in_reach(phone):
-    app = phone(844, 390)
+def test_a_phone_held_sideways_keeps_every_xeri_button_and_end_hand_in_reach(open_phone):
+    app = open_phone(844, 390)
     start_two_player_match(app)
     for ident in ("xeri-0", "jack-xeri-0", "xeri-1", "jack-xeri-1", "end-hand", "total-0", "total-1"):
         assert app.box_if_visible(ident) is not None, f"{ident} is not wholly on screen at 844x390"
@@ -147,8 +147,8 @@ def test_a_phone_held_sideways_keeps_every_xeri_button_and_end_hand_in_reach(pho
     app.wait_id("save-hand")
 
 
-def test_a_four_player_hand_is_entered_at_390x844_without_scrolling(phone):
-    app = phone(390, 844)
+def test_a_four_player_hand_is_entered_at_390x844_without_scrolling(open_phone):
+    app = open_phone(390, 844)
     new_match(app)
     app.tap("layout-four")
     for i, name in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
@@ -165,8 +165,8 @@ def test_a_four_player_hand_is_entered_at_390x844_without_scrolling(phone):
     app.wait_id("end-hand")
 
 
-def test_every_tappable_control_is_at_least_48_by_48(phone):
-    app = phone(390, 2400)                              # tall: every control of a screen is on it at once
+def test_every_tappable_control_is_at_least_48_by_48(open_phone):
+    app = open_phone(390, 2400)                              # tall: every control of a screen is on it at once
     found = {}
 
     def check(screen: str) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from companion.net.hosts import lan_addresses
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 LAN = (lan_addresses() or [None])[0]
@@ -25,17 +25,11 @@ needs_lan = pytest.mark.skipif(LAN is None, reason="these tests play a phone thr
                                                    "and it has none")
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("", 0))
-        return sock.getsockname()[1]
-
-
 class Served:
     """`python -m companion --host HOST --port N --no-browser` with its own data folder."""
 
     def __init__(self, data: Path, host: str = "0.0.0.0", port: int | None = None):
-        self.data, self.host, self.port = data, host, port or free_port()
+        self.data, self.host, self.port = data, host, port or free_port("")
         self.log = data.parent / f"app-{self.port}.log"
         env = {**os.environ, "XERI_DATA_DIR": str(data), "XERI_TEST_HOOKS": "1", "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", host, "--port", str(self.port),

@@ -14,7 +14,9 @@ import pytest
 
 from companion.storage import Store
 
-from .conftest import ROOT, Served, free_port
+from tests.ports import free_port
+
+from .conftest import ROOT, Served
 from ..loop import run
 from .flet_client import Phone, connect
 

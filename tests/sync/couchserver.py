@@ -15,7 +15,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.error
@@ -24,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
+
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 POUCHDB_SERVER = ROOT / "build" / "couch" / "node_modules" / ".bin" / "pouchdb-server"
@@ -40,12 +41,6 @@ def missing() -> str | None:
     if not POUCHDB_SERVER.exists():
         return f"sync tests need PouchDB Server in {POUCHDB_SERVER.parent.parent}: run make test (or make couch)"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class CouchServer:

@@ -15,7 +15,7 @@ from companion.sync.address import CouchAddress
 from companion.sync.couch import Conflict, CouchClient, Names, Security, Written
 from companion.sync.errors import SyncError, SyncSays
 from tests.loop import run
-from tests.sync.couchserver import free_port
+from tests.ports import free_port
 
 PASSWORD = "Zq9!anna-pw"
 """A member's password that cannot turn up in a message by accident."""

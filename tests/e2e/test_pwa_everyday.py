@@ -1,0 +1,116 @@
+"""The browser build (dist-pwa/) on a phone's everyday browser: one profile shared by these tests, warm after
+the first of them (the Python snapshot and the service worker's cache), as a phone is on every day after its
+first visit (that one is test_pwa.py's). Each test starts its own match; the one that looks at the whole
+history runs first. What they show: a backup taken in through the file picker and given back as a download,
+a hand kept through a killed browser, a second tab and a browser that refuses storage told in words.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import zipfile
+
+import pytest
+
+from companion.engine import Goal, Match, Side
+from companion.formats.presets import preset
+from companion.storage import Store
+from tests.flows import enter_hand, new_match, start_two_player_match, total
+from tests.play import backups, play
+from tests.seed import hand
+
+from .driver import Driver
+from .site import BOOT, device, resume, xeris
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa, pytest.mark.xdist_group("browser-build")]
+
+
+@pytest.fixture(scope="module")
+def everyday(site, playwright, tmp_path_factory):
+    with device(site, playwright, tmp_path_factory.mktemp("pwa") / "profile") as kept:
+        yield kept
+
+
+@pytest.fixture
+def warm(everyday):
+    """One phone's browser profile for the tests where a first visit is not the point: after the first of
+    them it starts from the Python snapshot and the service worker's cache, as a phone does every day. Each
+    test starts its own match; the browser is closed (or was killed) between tests."""
+    yield everyday
+    with contextlib.suppress(Exception):
+        everyday.close()
+
+
+def test_the_phone_takes_a_backup_from_the_file_picker_and_gives_one_as_a_download(warm, tmp_path):
+    # The history of another device, as its export wrote it (`python -m companion export`, or its
+    # history screen): two finished matches.
+    with Store(tmp_path / "laptop") as store:
+        matches = {play(store).start(Match(rules=preset("classic"), sides=(Side(a), Side(b)), goal=Goal(hands=1),
+                                           hands=(hand(12, 0, 1),))).id for a, b in (("Eleni", "Nikos"), ("Anna", "Ben"))}
+        backup = tmp_path / "xeri-history-laptop.zip"
+        backup.write_bytes(backups(store).archive())
+
+    app = warm.open()
+    app.tap("open-history")
+    app.wait_id("export-all")
+    with app.page.expect_file_chooser(timeout=BOOT) as chooser:
+        app.tap("import-files", wait=False)           # the app hears of it once a file is chosen
+    chooser.value.set_files(str(backup))
+    app.see("2 matches imported.", timeout=60_000)
+    app.wait_rows(matches)
+
+    with app.page.expect_download(timeout=60_000) as download:
+        app.tap("export-all")
+    app.see("History exported: the zip is being downloaded.", timeout=60_000)
+    assert download.value.suggested_filename.startswith("xeri-history")
+    with zipfile.ZipFile(download.value.path()) as zf:
+        exported = {json.loads(zf.read(n))["meta"]["id"] for n in zf.namelist() if n.startswith("matches/")}
+        assert "history.csv" in zf.namelist()
+    assert exported == matches
+
+    warm.load(app, again=True)                       # the import was kept in this browser
+    app.tap("open-history")
+    app.wait_id("export-all")
+    app.wait_rows(matches)
+
+
+def test_a_hand_shown_as_saved_is_there_after_the_browser_is_killed_at_once(warm):
+    app = warm.open()
+    start_two_player_match(app)
+    enter_hand(app)
+    first = (total(app, 0), total(app, 1))
+    enter_hand(app, most=1, counting=(1, 12), ten=1, two=0)   # returns once the page shows it saved
+    second = (total(app, 0), total(app, 1))
+    assert second != first
+    warm.kill()
+
+    app = warm.open()
+    resume(app)
+    assert (total(app, 0), total(app, 1)) == second
+    assert "Hand 2" in app.screen_text()
+
+
+def test_a_second_tab_is_told_the_app_is_open_in_another(warm):
+    app = warm.open()
+    app.wait_id("new-match")
+    other = warm.load(Driver(warm.context.new_page(), warm.url), screen=False)
+    other.see("already open in another tab", timeout=BOOT)
+    other.wait_id("try-again")
+    new_match(app)                                    # the first tab goes on as before
+    app.wait_id("start-match")
+
+
+def test_a_browser_that_refuses_storage_says_so_and_the_app_still_runs(warm):
+    # No quota for the origin (DevTools' Storage.overrideQuotaForOrigin; 0 would mean "no override"):
+    # IndexedDB opens and reads, but refuses every write, as on a full phone. The first save says so (after
+    # the flush's time limit: IDBFS never answers a refused transaction); later ones show at once.
+    def no_quota(page):
+        page.context.new_cdp_session(page).send("Storage.overrideQuotaForOrigin",
+                                                {"origin": warm.server.origin, "quotaSize": 1})
+
+    app = warm.open(before_open=no_quota)
+    start_two_player_match(app)
+    app.see("This browser did not keep the last change", timeout=60_000)
+    app.tap("xeri-0")                                 # shown at once from now on, without waiting
+    assert xeris(app, 0) == 1
