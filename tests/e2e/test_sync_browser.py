@@ -172,14 +172,22 @@ def latencies() -> Iterator[None]:
 # --- what a person does --------------------------------------------------------------------------------
 
 
-def paste(app: Driver, ident: str, text: str) -> None:
-    """Paste `text` into a text field: one input, as a paste is; until the field shows it."""
+def paste(app: Driver, ident: str, text: str, held: Callable[[], None] | None = None) -> None:
+    """Paste `text` into a text field: one input, as a paste is, once the field has focus (Flutter connects
+    its text input a moment after the field takes it, and what comes before is lost: `Driver.type`); again
+    until `held()` passes (an `expect` on what the app now holds), by default until the field shows it.
+
+    The join-link box is not itself checked, but the fields the app fills from it: seen once under two CPU
+    hogs (load 10), the box read empty on all three tries, 2 s each, at the module's set-up. Not traced yet:
+    the box is not bound to the view model, so a redraw may empty it before a loaded driver looks, or the
+    keys went before Flutter's input connected (now waited for, as `Driver.type` does)."""
     box = app.wait_id(ident).locator("input, textarea").first
     for attempt in range(3):
         box.click()
+        expect(box).to_be_focused()
         box.fill(text)
         try:
-            expect(box).to_have_value(text, timeout=2_000)
+            (held or (lambda: expect(box).to_have_value(text, timeout=2_000)))()
             return
         except AssertionError:
             if attempt == 2:
@@ -209,8 +217,8 @@ def join_by_fields(app: Driver, t: Table) -> None:
 def join_by_pasting(app: Driver, t: Table) -> None:
     """Settings, Sync settings: the group's address pasted (as a join link is); Join."""
     open_sync(app)
-    paste(app, "sync-paste", t.address)
-    expect(app.by_id("sync-database")).to_have_attribute("aria-label", t.db)
+    paste(app, "sync-paste", t.address,
+          held=lambda: expect(app.by_id("sync-database")).to_have_attribute("aria-label", t.db, timeout=5_000))
     app.tap("sync-join")
     app.wait_id("sync-now", timeout=60_000)
     shot(app, "sync")
