@@ -45,7 +45,7 @@ lint: setup
 ## and the browser tests when Chromium is there. Each run names its 15 slowest tests (the budget: docs/decisions.md).
 test: lint couch
 	$(BIN)/python -m pytest -m "not e2e" -n 2 --durations=15
-	$(BIN)/python -m pytest -m e2e -n 2 --dist loadgroup --durations=15
+	$(BIN)/python -m pytest -m e2e --durations=15
 
 ## The fuzz tests, long: random match files and form input, FUZZ_EXAMPLES each (make test runs a few seconds of them).
 FUZZ_EXAMPLES ?= 2000
