@@ -24,6 +24,18 @@ def start_two_player_match(app, a="Anna", b="Ben", goal=None):
     app.wait_id("end-hand")
 
 
+PARTNERS = ("Nikos", "Sofia", "Eleni", "Petros")
+"""Four players in two partnerships, in the order the form asks for them (Nikos & Sofia against Eleni & Petros)."""
+
+
+def fill_partnership(app, names=PARTNERS) -> None:
+    """Open the new-match form for two partnerships and type the four names (the goal and Start are the test's)."""
+    new_match(app)
+    app.tap("layout-partners")
+    for i, name in enumerate(names):
+        app.type(f"name-{i}", name)
+
+
 def total(app, side: int) -> int:
     """The side's total as its box says it, in any language ("Anna: 26", "… 18점", "26 puan")."""
     text = app.text_of(f"total-{side}")

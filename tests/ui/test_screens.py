@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from companion.ui.viewmodel import AppModel
-from tests.flows import enter_hand, new_match, reopen, start_two_player_match, total
+from tests.flows import enter_hand, fill_partnership, new_match, reopen, start_two_player_match, total
 from tests.screens import ScreenPhone
 from tests.seed import Seeded, seed_history
 
@@ -56,10 +56,7 @@ def test_a_classic_match_to_151_with_live_xeris_a_jack_xeri_and_the_251_extensio
 
 
 def test_a_four_player_partnership_match_over_an_agreed_number_of_hands(app):
-    new_match(app)
-    app.tap("layout-partners")
-    for i, name in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
-        app.type(f"name-{i}", name)
+    fill_partnership(app)
     app.tap("goal-hands")
     for _ in range(5):
         app.tap("hands-minus")   # 7 → 2 hands
@@ -247,10 +244,7 @@ def test_a_count_that_cannot_be_right_is_kept_as_typed_and_said_and_tie_asks_bef
 
 
 def test_a_partnership_xeri_corrected_on_the_form_names_its_player_and_the_player_page_adds_up(app):
-    new_match(app)
-    app.tap("layout-partners")
-    for i, name in enumerate(["Nikos", "Sofia", "Eleni", "Petros"]):
-        app.type(f"name-{i}", name)
+    fill_partnership(app)
     app.tap("start-match")
     app.tap("xeri-2")                                    # Sofia's (seats: Nikos, Eleni, Sofia, Petros)
     enter_hand(app, save=False)
