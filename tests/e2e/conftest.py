@@ -114,17 +114,6 @@ def server(tmp_path):
     srv.stop()
 
 
-LONGEST_FIRST = ("test_pwa.py", "test_pwa_everyday.py", "test_sync_browser.py", "test_table.py")
-"""Started first. On two workers (`make test`: `-n 2 --dist loadgroup`) the browser build's modules are one
-group (`xdist_group("browser-build")`), run by one worker from the start, while the other takes the served
-app's tests one by one: each Pyodide start takes a core, and two at once only slow each other down."""
-
-
-def pytest_collection_modifyitems(items):
-    here, rank = Path(__file__).parent, {name: n for n, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.path.name, len(rank)) if item.path.parent == here else len(rank))
-
-
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     outcome = yield

@@ -37,8 +37,8 @@ BOOT = 180_000
 
 @functools.cache
 def build_site() -> Path:
-    """dist-pwa/, built now unless it is fresh (once a test session; the browser tests' two workers take
-    turns, and the second finds it fresh). Returns the folder."""
+    """dist-pwa/, built now unless it is fresh (once a test session; test processes started together take
+    turns, and the later ones find it fresh). Returns the folder."""
     (ROOT / "build").mkdir(exist_ok=True)
     with FileLock(ROOT / "build" / "pwa-site.lock"):
         subprocess.run([sys.executable, "-m", "pwa.build", "--fetch-only"], cwd=ROOT, check=True)

@@ -20,7 +20,7 @@ from tests.flows import enter_hand, start_two_player_match, total
 from .driver import wait_until
 from .site import BOOT, device, offline_ready, resume, xeris
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa, pytest.mark.xdist_group("browser-build")]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ from tests.seed import hand
 from .driver import Driver
 from .site import BOOT, device, resume, xeris
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa, pytest.mark.xdist_group("browser-build")]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,7 @@ from tests.flows import enter_hand, start_two_player_match, total
 from .driver import wait_until
 from .site import BOOT, Phone, StaticServer
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa, pytest.mark.xdist_group("browser-build")]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
 
 SEEN_WITHIN = 2.0
 """Seconds from a tap's completion on one phone to the other phone showing it (#17)."""
