@@ -176,6 +176,15 @@ def device(site, playwright, profile: Path) -> Iterator[Phone]:
         server.stop()
 
 
+def after_first_visit(phone: Phone) -> Phone:
+    """A phone's browser after its first visit: the site cached by the service worker and the Python snapshot
+    made (a start without one makes it in a second worker, about as long as a start: a test that closes the
+    browser first leaves the next start without it again, and pays for both). Then closed."""
+    offline_ready(phone.open())
+    phone.close()
+    return phone
+
+
 def resume(app: Driver) -> None:
     """From the first screen to the match in progress."""
     if app.wait_any("continue-match", "end-hand", timeout=BOOT) == "continue-match":
