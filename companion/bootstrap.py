@@ -114,7 +114,7 @@ def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker
     replica = FolderReplica(Path(folder) / SYNC)
     sync = Sync(storage, replica, services.table, clock)
     runner_box: list[SyncRunner] = []
-    group = Group(GroupFile(Path(folder) / SYNC), CouchConnector(), replica,
+    group = Group(GroupFile(Path(folder) / SYNC), CouchConnector(), sync,
                   changed=lambda: runner_box[0].poke() if runner_box else None)
     services = replace(services, sync=sync, group=group)
     parts = Parts(storage, services, HistoryCache(), clock)

@@ -220,6 +220,13 @@ def sync_command(server: str | None, forget: bool, lang: str = "en") -> int:
             return 2
 
         async def once():
+            if server is not None:
+                # Joined (the group before forgotten) only once the new one answers as a round needs it, and
+                # before the round: what this device knew of another group must not be taken for this one's.
+                found = await group.connector.check(address)
+                if found.problem is not None:
+                    raise found.problem
+                group.join(server)
             async with CouchClient(address) as client:
                 return await sync.once(CouchRemote(client))
 
@@ -231,10 +238,14 @@ def sync_command(server: str | None, forget: bool, lang: str = "en") -> int:
         except StorageError as exc:
             print(tr("cli.sync.failed", reason=str(exc)), file=sys.stderr)
             return 2
-        if server is not None:
-            group.join(server)  # kept for the next time only once it worked
         print(tr("cli.sync.done", server=group.connector.shown(address), sent=report.sent,
                  received=report.received, changed=len(report.stored)))
+        refused = sync.refused()
+        if refused:
+            match, why = refused[0]
+            print(tr.n("cli.sync.refused", len(refused), match=match[:8], reason=why), file=sys.stderr)
+        if report.started_over is not None:
+            print(tr("cli.sync.started_over", what=tr.say(report.started_over)))
         if report.conflicts:
             print(tr.n("cli.sync.conflicts", report.conflicts))
         for problem in report.unreadable[:5]:

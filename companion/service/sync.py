@@ -13,6 +13,8 @@ the browser build) and tells the phones which matches changed.
 
 from __future__ import annotations
 
+import enum
+import secrets
 import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from ..clock import Clock
-from ..engine.messages import SaidError
+from ..engine.messages import Message, SaidError, Says
 from ..records import MatchRecord, Revision, TrailEntry
 from . import changes as ch
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch
@@ -34,11 +36,32 @@ MAX_PAGES = 10_000
 """The most pages one round reads (5 million documents): a server that never says it is done is cut off."""
 
 
+class GroupChanged(Exception):
+    """A round's group was forgotten while it ran (`Sync.forget_group`)."""
+
+
+@enum.unique
+class GroupSays(Says):
+    """What a round says about the group's database itself (not an error: the round goes on)."""
+
+    __prefix__ = "sync.group"
+    STARTED_OVER = ("the group's database is not the history this device synced with (it was wiped or made "
+                    "again): it was read again from the start, and everything this device holds was sent again")
+
+
 class Remote(Protocol):
     """The group's shared database, as a round needs it (a CouchDB database: `companion.sync.couch`)."""
 
-    async def send(self, docs: Sequence[Mapping[str, Any]]) -> set[str]:
-        """Store these documents; the ids now stored there (a document already there counts as stored)."""
+    async def mark(self) -> str | None:
+        """The mark of the database's history (a random name the first device to sync with it wrote there,
+        never replicated, so a database wiped and made again, or restored, has none), or None."""
+
+    async def claim(self, mark: str) -> str:
+        """Write `mark` as the database's mark unless one is there already; the mark that is there now."""
+
+    async def send(self, docs: Sequence[Mapping[str, Any]]) -> tuple[set[str], dict[str, str]]:
+        """Store these documents: the ids now stored there (a document already there counts as stored), and
+        those the server refused, each with the server's word for why (`forbidden`)."""
 
     async def changes(self, since: str | None, limit: int) -> tuple[list[Any], str, bool]:
         """Documents written after checkpoint `since` (all, when None), at most `limit`: the documents, the new
@@ -67,6 +90,14 @@ class Replica(Protocol):
 
     def mark_sent(self, ids: Iterable[str]) -> None: ...
 
+    def refuse(self, reasons: Mapping[str, str]) -> None:
+        """The server refused these documents (id -> its word for why): out of the queue, so they never hold
+        back the documents behind them, and kept with the reason, to be said (`refused`) and sent again when
+        the device starts over with the group."""
+
+    def refused(self) -> dict[str, str]:
+        """Documents of this device the server refused, with why."""
+
     def to_settle(self) -> set[str]:
         """Matches with documents kept from the group (`keep(sent=True)`) and not stored here since: kept as
         durably as the documents, so a device killed in between stores them at its next round."""
@@ -75,6 +106,16 @@ class Replica(Protocol):
 
     def matches(self) -> set[str]:
         """Every match with a document."""
+
+    @property
+    def mark(self) -> str | None:
+        """The mark of the group's history this device synced with (`Remote.mark`), or None: not yet."""
+
+    def set_mark(self, mark: str) -> None: ...
+
+    def start_over(self, mark: str) -> None:
+        """The group's database is another history than the one synced with: read it from the start (no
+        checkpoint) and send it every document known here (all unsent again); `mark` is the history now."""
 
     @property
     def checkpoint(self) -> str | None:
@@ -92,6 +133,10 @@ class Replica(Protocol):
         """How many live taps this device has written as documents (each tap's id counts on it)."""
 
     def set_taps_sent(self, n: int) -> None: ...
+
+    def forget(self) -> None:
+        """Forget the group: every document known, the mark, the checkpoint, the comparisons (not the device's
+        id, nor its matches)."""
 
 
 @dataclass
@@ -112,6 +157,10 @@ class Report:
     """Hands saved differently on two devices, waiting for the table to choose."""
     unreadable: list[ch.ChangeError] = field(default_factory=list)
     """Documents that could not count, and why."""
+    started_over: Message | None = None
+    """Said when the group's database was not the history this device synced with (`GroupSays`)."""
+    group_changed: bool = False
+    """The device joined another group or left while the round ran: it stopped there."""
 
     def add(self, other: Report) -> None:
         self.sent += other.sent
@@ -120,6 +169,7 @@ class Report:
         self.heard |= other.heard
         self.conflicts = other.conflicts or self.conflicts
         self.unreadable += other.unreadable
+        self.started_over = other.started_over or self.started_over
 
 
 class Sync:
@@ -132,6 +182,22 @@ class Sync:
         self.clock = clock
         self._lock = threading.RLock()
         """One round (or a choice) at a time: a round runs beside the screens, a choice comes from a phone."""
+        self._group = 0
+        """Moves when the device joins another group or leaves (`forget_group`): a round that began with the
+        group before stops before it keeps anything more (its answers are the old group's)."""
+
+    def forget_group(self) -> None:
+        """Forget what was known of the group (joining another, or leaving): under the round's lock, so a round
+        in flight is never between reading the old group's documents and keeping them; the round then stops
+        (`_still`)."""
+        with self._lock:
+            self._group += 1
+            self.replica.forget()
+
+    def _still(self, group: int) -> None:
+        """Inside the lock: stop a round whose group was forgotten since it began."""
+        if group != self._group:
+            raise GroupChanged
 
     # --- this device's changes ----------------------------------------------------------------------
     def gather(self, only: Iterable[str] | None = None) -> int:
@@ -188,26 +254,33 @@ class Sync:
         return [ch.status(match_id, p.abandoned, True, self.clock(), self.replica.device)], taps
 
     # --- the group's changes ------------------------------------------------------------------------
-    async def send(self, remote: Remote) -> int:
+    async def send(self, remote: Remote, group: int | None = None) -> int:
         """Send every change kept but not sent; how many were sent."""
+        group = self._group if group is None else group
         sent = 0
         while True:
             batch = self.replica.unsent(SEND_BATCH)
             if not batch:
                 return sent
-            stored = await remote.send([c.to_doc() for c in batch])
+            stored, refused = await remote.send([c.to_doc() for c in batch])
             ids = [c.id for c in batch if c.id in stored]
-            self.replica.mark_sent(ids)
+            turned = {c.id: refused[c.id] for c in batch if c.id in refused and c.id not in stored}
+            with self._lock:
+                self._still(group)
+                self.replica.mark_sent(ids)
+                if turned:
+                    self.replica.refuse(turned)
             sent += len(ids)
-            if len(ids) < len(batch):
-                return sent  # the server kept some back: they are sent again next round
+            if len(ids) + len(turned) < len(batch):
+                return sent  # the server kept some back without a word: they are sent again next round
 
-    async def receive(self, remote: Remote) -> Report:
+    async def receive(self, remote: Remote, group: int | None = None) -> Report:
         """Read what the group wrote since the checkpoint, page by page; store the matches it changes.
 
         The matches are stored as one batch of writes (`MatchStorage.batch`): a history of a thousand matches
         arriving costs a sync of each match file, not of the index's files each time too. What sync knows (the
         documents, the checkpoint) is durable page by page, whatever the batch."""
+        group = self._group if group is None else group
         report = Report()
         with self.storage.batch():
             left = self.replica.to_settle()
@@ -216,11 +289,11 @@ class Sync:
                     report.heard |= left
                     self._store(left, report)
             for _ in range(MAX_PAGES):
-                if not await self._receive_page(remote, report):
+                if not await self._receive_page(remote, report, group):
                     break
         return report
 
-    async def _receive_page(self, remote: Remote, report: Report) -> bool:
+    async def _receive_page(self, remote: Remote, report: Report, group: int) -> bool:
         """One page of what the group wrote: kept, the checkpoint moved past it, its matches stored; whether
         more may follow."""
         docs, seq, more = await remote.changes(self.replica.checkpoint, RECEIVE_BATCH)
@@ -231,6 +304,7 @@ class Sync:
             except ch.ChangeError as exc:
                 report.unreadable.append(exc)
         with self._lock:
+            self._still(group)
             self.gather({c.match for c in read})
             fresh = self.replica.keep(read, sent=True)
             self.replica.set_checkpoint(seq)
@@ -252,13 +326,40 @@ class Sync:
             self.replica.set_compared(stamps)
         self.replica.settled(match_ids - later)  # changed here meanwhile: stored next round, once compared
 
+    async def same_history(self, remote: Remote, group: int | None = None) -> Message | None:
+        """Make sure the group's database is the history this device synced with, before anything is read from
+        or sent to it; when it is not (wiped and made again, restored, another group's), start over with it
+        and say so. The first device to sync with a database without a mark gives it one; a device that finds
+        none where it knew one gives it a new one, so every other device notices too."""
+        group = self._group if group is None else group
+        there = await remote.mark()
+        if there is None:
+            there = await remote.claim(secrets.token_hex(8))
+        with self._lock:
+            self._still(group)
+            known = self.replica.mark
+            if known is None:
+                self.replica.set_mark(there)
+                return None
+            if there == known:
+                return None
+            self.replica.start_over(there)
+            return GroupSays.STARTED_OVER.of()
+
     async def once(self, remote: Remote) -> Report:
-        """One round: gather, send, receive (and send what receiving made this device say)."""
-        self.gather()
-        report = Report(sent=await self.send(remote))
-        report.add(await self.receive(remote))
-        if self.gather(report.stored):
-            report.sent += await self.send(remote)
+        """One round: gather, the history checked, send, receive (and send what receiving made this device
+        say)."""
+        group = self._group
+        report = Report()
+        try:
+            self.gather()   # first, with no network: what this device did is kept to send, whatever follows
+            report.started_over = await self.same_history(remote, group)
+            report.sent = await self.send(remote, group)
+            report.add(await self.receive(remote, group))
+            if self.gather(report.stored):
+                report.sent += await self.send(remote, group)
+        except GroupChanged:  # joined another group, or left, meanwhile: the next round is the new group's
+            report.group_changed = True
         return report
 
     # --- one match: the documents into this device's match -------------------------------------------
@@ -308,6 +409,11 @@ class Sync:
                 if stamp is not None:
                     stamps[match_id] = stamp
             return stored is not None, len(p.conflicts)
+
+    def refused(self) -> list[tuple[str, str]]:
+        """This device's changes the group's server refused, as (match id, the server's word for why), from what
+        the device holds (not from the last round): said until the device starts over with the group."""
+        return sorted((ident.split(".", 1)[0], why) for ident, why in self.replica.refused().items())
 
     def conflicts(self, match_id: str) -> tuple[ch.Conflict, ...]:
         """Hands of the match saved differently on two devices, waiting for the table."""
@@ -391,11 +497,12 @@ class Connector(Protocol):
 class Group:
     """The group this device syncs with: join it, try it, show it, leave it."""
 
-    def __init__(self, kept: GroupPort, connector: Connector, replica: Replica | None = None,
+    def __init__(self, kept: GroupPort, connector: Connector, sync: Sync | None = None,
                  changed: Any = None):
         self.kept = kept
         self.connector = connector
-        self.replica = replica
+        self.sync = sync
+        """What this device knows of the group, forgotten when it joins another or leaves."""
         self._changed = changed
         """Called when the group changed (the runner starts again with it)."""
 
@@ -429,10 +536,8 @@ class Group:
         address = self.connector.parse(text)
         link = self.connector.link(address)
         before = self.kept.address()
-        if before is not None and before != link and self.replica is not None:
-            forget = getattr(self.replica, "forget", None)
-            if forget is not None:
-                forget()
+        if before is not None and before != link and self.sync is not None:
+            self.sync.forget_group()
         self.kept.keep(link)
         if self._changed is not None:
             self._changed()
@@ -440,8 +545,7 @@ class Group:
     def leave(self) -> None:
         """Forget the group, its password and what was known of it; the matches stay on this device."""
         self.kept.forget()
-        forget = getattr(self.replica, "forget", None)
-        if forget is not None:
-            forget()
+        if self.sync is not None:
+            self.sync.forget_group()
         if self._changed is not None:
             self._changed()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 from collections.abc import Iterator
@@ -63,26 +63,29 @@ def fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-_pending = threading.local()
-"""The folders whose renames this thread makes durable at the end of `folder_syncs_at_end`."""
+_pending: ContextVar[set[Path] | None] = ContextVar("xeri_folder_syncs", default=None)
+"""The folders whose renames this thread or task makes durable at the end of `folder_syncs_at_end`. A context
+variable, not a thread's: in the browser build every task runs in one thread, and a round that holds a batch
+across awaits must not defer the fsync of a hand the page saves meanwhile."""
 
 
 @contextmanager
 def folder_syncs_at_end() -> Iterator[None]:
-    """Within it, this thread's `write_atomic` syncs each file as ever but each folder once, at the end.
+    """Within it, this thread's (or task's) `write_atomic` syncs each file as ever but each folder once, at the end.
 
     Many files written into one folder (an import) then cost one folder sync instead of one each. A
     crash before the end may lose renames (the new files, or the new versions), never a file's content:
     each file is synced before it is renamed, so what a rename shows is whole.
     """
-    if getattr(_pending, "folders", None) is not None:
+    if _pending.get() is not None:
         yield  # already inside one: the outermost syncs
         return
-    _pending.folders = set()
+    folders: set[Path] = set()
+    token = _pending.set(folders)
     try:
         yield
     finally:
-        folders, _pending.folders = _pending.folders, None
+        _pending.reset(token)
         for folder in sorted(folders):
             fsync_dir(folder)
 
@@ -125,7 +128,7 @@ def write_many(items: list[tuple[Path, bytes]], *, folders_now: bool = False) ->
             except OSError:
                 pass
         raise
-    folders = None if folders_now else getattr(_pending, "folders", None)
+    folders = None if folders_now else _pending.get()
     for folder in sorted({path.parent for path, _ in items}):
         if folders is not None:
             folders.add(folder)
@@ -133,14 +136,15 @@ def write_many(items: list[tuple[Path, bytes]], *, folders_now: bool = False) ->
             fsync_dir(folder)
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
     """Replace `path` with `data`: write a temporary file beside it, fsync it, rename it over, fsync the folder.
 
     A crash at any moment leaves either the old file or the new one, never a mix; a stray temporary
-    file may remain, and `clean_temp_files` removes it.
+    file may remain, and `clean_temp_files` removes it. `private`: only this device's user may read it
+    (0600 from its first byte on: a file holding a password).
     """
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o644)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600 if private else 0o644)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -154,7 +158,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
-    folders = getattr(_pending, "folders", None)
+    folders = _pending.get()
     if folders is not None:
         folders.add(path.parent)
     else:

@@ -2,11 +2,12 @@
 kept in the data folder's `sync/` beside the matches.
 
 - `sync/matches/<match id>.json`: every document known about one match, and which are not sent yet;
-- `sync/state.json`: this device's id in the group, how far the shared database was read (the
-  checkpoint), the stamp each match had when last compared, how many live taps were sent, the matches
-  whose news from the group is not stored yet;
-- `sync/group.json`: the group's address, user and password. It is never exported: a backup or a match
-  file carries matches only. `forget` removes it and what was known of the group.
+- `sync/state.json`: this device's id in the group, the mark of the group's history it synced with, how
+  far the shared database was read (the checkpoint), the stamp each match had when last compared, how many
+  live taps were sent, the matches whose news from the group is not stored yet;
+- `sync/group.json`: the group's address, user and password, readable by this device's user only. It is
+  never exported: a backup or a match file carries matches only. `forget` removes it and what was known of
+  the group.
 
 Every file is replaced whole (written beside, fsynced, renamed, its folder synced before the write returns,
 also inside a batch of the store's writes): a device killed in the middle of a write keeps the file as it
@@ -17,6 +18,7 @@ the documents it counts.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import uuid
 from collections.abc import Iterable, Mapping
@@ -171,19 +173,39 @@ class FolderReplica:
                         return out
             return out
 
+    def _dequeue(self, ids: Iterable[str]) -> bool:
+        """Take these documents out of the queue to send (their matches' files written); whether the state's
+        list of matches with something to send changed (the caller writes the state)."""
+        by_match: dict[str, set[str]] = {}
+        for ident in ids:
+            by_match.setdefault(ident.split(".", 1)[0], set()).add(ident)
+        for match_id, gone in sorted(by_match.items()):
+            entry = self._match(match_id)
+            entry["unsent"] = [i for i in entry["unsent"] if i not in gone]
+        self._save_matches(by_match)
+        unsent = [m for m in self._state["unsent"] if self._match(m)["unsent"]]
+        changed = unsent != self._state["unsent"]
+        self._state["unsent"] = unsent
+        return changed
+
     def mark_sent(self, ids: Iterable[str]) -> None:
         with self._lock:
-            by_match: dict[str, set[str]] = {}
-            for ident in ids:
-                by_match.setdefault(ident.split(".", 1)[0], set()).add(ident)
-            for match_id, sent in sorted(by_match.items()):
-                entry = self._match(match_id)
-                entry["unsent"] = [i for i in entry["unsent"] if i not in sent]
-            self._save_matches(by_match)
-            unsent = [m for m in self._state["unsent"] if self._match(m)["unsent"]]
-            if unsent != self._state["unsent"]:
-                self._state["unsent"] = unsent
+            if self._dequeue(ids):
                 self._write_state()
+
+    def refuse(self, reasons: Mapping[str, str]) -> None:
+        with self._lock:
+            self._dequeue(reasons)
+            refused = self.refused()
+            refused.update({i: str(why)[:200] for i, why in reasons.items()})
+            self._state["refused"] = dict(sorted(refused.items()))
+            self._write_state()
+
+    def refused(self) -> dict[str, str]:
+        value = self._state.get("refused")
+        if not isinstance(value, dict):
+            return {}
+        return {k: v for k, v in value.items() if isinstance(k, str) and isinstance(v, str)}
 
     def matches(self) -> set[str]:
         with self._lock:
@@ -192,16 +214,40 @@ class FolderReplica:
                 self._files = {p.stem for p in folder.glob("*.json")} if folder.is_dir() else set()
             return set(self._files)  # every keep writes its matches' files, and adds them to it
 
-    @property
-    def checkpoint(self) -> str | None:
-        value = self._state.get("checkpoint")
+    def _text(self, key: str) -> str | None:
+        value = self._state.get(key)
         return value if isinstance(value, str) else None
 
-    def set_checkpoint(self, seq: str) -> None:
+    def _set_text(self, key: str, value: str) -> None:
         with self._lock:
-            if seq != self._state.get("checkpoint"):
-                self._state["checkpoint"] = seq
+            if value != self._state.get(key):
+                self._state[key] = value
                 self._write_state()
+
+    @property
+    def mark(self) -> str | None:
+        return self._text("mark")
+
+    def set_mark(self, mark: str) -> None:
+        self._set_text("mark", mark)
+
+    def start_over(self, mark: str) -> None:
+        with self._lock:
+            everything = sorted(self.matches())
+            for match_id in everything:
+                entry = self._match(match_id)
+                entry["unsent"] = sorted(entry["docs"])
+            self._save_matches(everything)   # the documents to send first, then the state that says so
+            self._state.update(mark=mark, checkpoint=None, refused={},
+                               unsent=[m for m in everything if self._docs[m]["unsent"]])
+            self._write_state()
+
+    @property
+    def checkpoint(self) -> str | None:
+        return self._text("checkpoint")
+
+    def set_checkpoint(self, seq: str) -> None:
+        self._set_text("checkpoint", seq)
 
     def compared(self, match_id: str) -> str | None:
         value = self._state["compared"].get(match_id)
@@ -230,7 +276,7 @@ class FolderReplica:
             self._docs.clear()
             self._files = set()
             self._state = {"device": self.device, "checkpoint": None, "compared": {}, "taps": self.taps_sent,
-                           "unsent": [], "settle": []}
+                           "unsent": [], "settle": [], "mark": None, "refused": {}}
             self._write_state()
 
 
@@ -247,6 +293,7 @@ class GroupFile:
         """The group's address as it was given (`https://user:password@host/database`), or None."""
         if not self.path.exists():
             return None
+        self._private()
         try:
             data = read_json(self.path)
         except (CorruptFile, OSError, ValueError) as exc:
@@ -255,10 +302,18 @@ class GroupFile:
         value = data.get("address") if isinstance(data, dict) else None
         return value if isinstance(value, str) else None
 
+    def _private(self) -> None:
+        """A file an older version wrote readable by every user of the machine is made this user's only."""
+        try:
+            if self.path.stat().st_mode & 0o077:
+                os.chmod(self.path, 0o600)
+        except OSError as exc:  # not ours to change (another user's folder): reading it still works
+            log.warning("%s could not be made private (%s)", self.path, exc)
+
     def keep(self, address: str) -> None:
         with disk_faults("keep the group's address", self.path.parent.parent):
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(self.path, dump_bytes({"address": address}))
+            write_atomic(self.path, dump_bytes({"address": address}), private=True)   # it holds the password
 
     def forget(self) -> None:
         with disk_faults("forget the group's address", self.path.parent.parent):

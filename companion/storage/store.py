@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from contextvars import ContextVar
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -79,7 +80,9 @@ class Store:
         self._index = Index()
         self._unsaved_buckets: set[str] = set()
         """Buckets memory holds but the disk refused: written again with the next write of the store."""
-        self._batch = threading.local()
+        self._batch: ContextVar[int] = ContextVar(f"xeri_store_batch_{id(self)}", default=0)
+        """How deep this thread (or task: the browser build's round holds a batch across awaits, while the
+        page saves in another task of the same thread) is in `batch`."""
         self._summaries: dict[str, tuple[dict[str, Any], int, MatchSummary]] = {}
         self._players = PlayerBook(self._files, deferred=self._in_batch)
         self._settings = SettingsFile(self._files)
@@ -237,20 +240,20 @@ class Store:
 
     # --- many writes as one --------------------------------------------------------------------
     def _in_batch(self) -> bool:
-        return getattr(self._batch, "depth", 0) > 0
+        return self._batch.get() > 0
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Many writes of this thread as one (an import): each match file is written as ever, but the index
-        buckets and `players.json` are written once, at the end. A crash inside loses only index entries
-        and players, which the next open rebuilds from the match files. Other threads write as ever."""
-        depth = getattr(self._batch, "depth", 0)
-        self._batch.depth = depth + 1
+        """Many writes of this thread (or task) as one (an import): each match file is written as ever, but the
+        index buckets and `players.json` are written once, at the end. A crash inside loses only index entries
+        and players, which the next open rebuilds from the match files. Other threads and tasks write as ever."""
+        depth = self._batch.get()
+        token = self._batch.set(depth + 1)
         try:
             with folder_syncs_at_end():
                 yield
         finally:
-            self._batch.depth = depth
+            self._batch.reset(token)
             if depth == 0:
                 with self.lock:
                     if not self._closed:

@@ -125,6 +125,8 @@ class Rejected:
     """The document's id."""
     error: str
     """CouchDB's word for why (`forbidden`, `unauthorized`, …), cut to 60 characters."""
+    reason: str = ""
+    """The server's own sentence (a validation's message), printable characters only, cut to 120."""
 
 
 @dataclass(frozen=True)
@@ -383,7 +385,9 @@ class CouchClient:
             elif error == "conflict":
                 outcomes.append(Conflict(doc_id))
             elif isinstance(error, str):
-                outcomes.append(Rejected(doc_id, error[:60]))
+                reason = entry.get("reason")
+                said = "".join(c for c in reason if c.isprintable())[:120] if isinstance(reason, str) else ""
+                outcomes.append(Rejected(doc_id, error[:60], said))
             else:
                 raise self._shape(where + ".error")
         return outcomes

@@ -5,10 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .couch import MAX_BATCH, Conflict, CouchClient, Written
+from .couch import MAX_BATCH, Conflict, CouchClient, Rejected, Written
+from .errors import SyncError, SyncSays
 
 DESIGN = "_design/"
 """Design documents (views, validation) are the server owner's: never read as changes."""
+MARK = "_local/xeri-group"
+"""The document holding the mark of the database's history (`Remote.mark`): a local document, so it is never
+replicated (a database restored by replication from another has none), never in `_changes`, never counted."""
+MAX_MARK = 64
 
 
 class CouchRemote:
@@ -17,14 +22,32 @@ class CouchRemote:
     def __init__(self, client: CouchClient):
         self.client = client
 
-    async def send(self, docs: Sequence[Mapping[str, Any]]) -> set[str]:
+    async def mark(self) -> str | None:
+        doc = await self.client.get(MARK)
+        value = doc.get("mark") if doc is not None else None
+        return value if isinstance(value, str) and 0 < len(value) <= MAX_MARK else None
+
+    async def claim(self, mark: str) -> str:
+        if isinstance(await self.client.put({"_id": MARK, "mark": mark}), Written):
+            return mark
+        there = await self.mark()   # another device's came first
+        if there is None:           # a mark document that is no mark: not a database this app wrote
+            raise SyncError(SyncSays.WRONG_SHAPE, server=self.client.address.server, couchdb="CouchDB",
+                            where=MARK)
+        return there
+
+    async def send(self, docs: Sequence[Mapping[str, Any]]) -> tuple[set[str], dict[str, str]]:
         """Store the documents. Each is written once and never changed, so one already there (a conflict: its
-        id is taken) was sent before, and counts as stored."""
+        id is taken) was sent before, and counts as stored; one refused (a server's validation, a member who
+        may only read) comes back with the server's word for why."""
         stored: set[str] = set()
+        refused: dict[str, str] = {}
         for start in range(0, len(docs), MAX_BATCH):
             outcomes = await self.client.bulk_docs([dict(d) for d in docs[start:start + MAX_BATCH]])
             stored |= {o.id for o in outcomes if isinstance(o, Written | Conflict)}
-        return stored
+            refused |= {o.id: f"{o.error}: {o.reason}" if o.reason else o.error
+                        for o in outcomes if isinstance(o, Rejected)}
+        return stored, refused
 
     async def changes(self, since: str | None, limit: int) -> tuple[list[Any], str, bool]:
         batch = await self.client.changes(since if since is not None else 0, limit=min(limit, MAX_BATCH),

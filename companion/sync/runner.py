@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.messages import Message
 from ..service.sync import Group, Report, Sync
 from .address import CouchAddress
 from .couch import Check, CouchClient
@@ -67,6 +68,8 @@ class Status:
     """Changes of this device not sent yet."""
     conflicts: int = 0
     """Hands saved differently on two devices, waiting for the table."""
+    started_over: tuple[float, Message] | None = None
+    """When (time.time()) and why the device last started over with the group's database (`GroupSays`)."""
 
 
 class SyncRunner:
@@ -116,7 +119,7 @@ class SyncRunner:
             except SyncError as exc:
                 failures += 1
                 self.status = Status("failing", self.status.at, exc, len(self.sync.replica.unsent(1000)),
-                                     self.status.conflicts)
+                                     self.status.conflicts, self.status.started_over)
                 log.info("sync: %s", exc)
                 await self._pause(BACKOFF_SECONDS[min(failures, len(BACKOFF_SECONDS)) - 1])
             except Exception:  # a bug: said in the log, and the loop goes on after a pause
@@ -129,9 +132,13 @@ class SyncRunner:
         the group's database changes (a longpoll)."""
         while not self._stop and self.group.address() == address:
             self._poked = False
-            self.status = Status("syncing", self.status.at, None, self.status.waiting, self.status.conflicts)
+            self.status = Status("syncing", self.status.at, None, self.status.waiting, self.status.conflicts,
+                                 self.status.started_over)
             report = await self.sync.once(remote)
-            self.status = Status("ok", time.time(), None, len(self.sync.replica.unsent(1000)), report.conflicts)
+            started_over = ((time.time(), report.started_over) if report.started_over is not None
+                            else self.status.started_over)
+            self.status = Status("ok", time.time(), None, len(self.sync.replica.unsent(1000)), report.conflicts,
+                                 started_over)
             if self.after_round is not None:
                 done = self.after_round(report)
                 if done is not None:

@@ -25,10 +25,20 @@ class SharedDatabase:
         self.log: list[str] = []
         self.down = False
         self.fail_after_send = False
+        self.marked: str | None = None
 
     def _check(self) -> None:
         if self.down:
             raise ConnectionError("the server is down")
+
+    async def mark(self):
+        self._check()
+        return self.marked
+
+    async def claim(self, mark):
+        self._check()
+        self.marked = self.marked or mark
+        return self.marked
 
     async def send(self, docs):
         self._check()
@@ -41,7 +51,7 @@ class SharedDatabase:
         if self.fail_after_send:
             self.fail_after_send = False
             raise ConnectionError("the answer was lost")
-        return stored
+        return stored, {}
 
     async def changes(self, since, limit):
         self._check()
@@ -308,3 +318,53 @@ def test_a_device_in_no_group_writes_nothing_for_sync_and_names_itself_once_it_k
     assert (tmp_path / "data" / "sync" / "state.json").exists()
     assert FolderReplica(tmp_path / "data" / "sync").device == device   # the name its documents carry
     assert record.id in FolderReplica(tmp_path / "data" / "sync").matches()
+
+
+class HeldAnswers:
+    """The shared database, its `_changes` answer held until `go` is set (`reading` is set when one is asked)."""
+
+    def __init__(self, shared: SharedDatabase):
+        self.shared = shared
+        self.reading, self.go = None, None
+
+    async def mark(self):
+        return await self.shared.mark()
+
+    async def claim(self, mark):
+        return await self.shared.claim(mark)
+
+    async def send(self, docs):
+        return await self.shared.send(docs)
+
+    async def changes(self, since, limit):
+
+        self.reading.set()
+        await self.go.wait()
+        return await self.shared.changes(since, limit)
+
+
+def test_joining_another_group_while_a_round_reads_keeps_nothing_of_the_group_before(tmp_path, device):
+    """`Group.join` forgets what the device knew of its group; a round that was waiting for the old group's
+    answer meanwhile must not keep that answer (its documents and its checkpoint) as the new group's (#23)."""
+    import asyncio
+
+    other = device("other")
+    other.table.start(new_match(hands=2))
+    other.once()                                      # the old group holds a match
+    with bootstrap.build(bootstrap.open_folder(tmp_path / "me"), clock=Clock()) as parts:
+        sync, group = parts.services.sync, parts.services.group
+        group.join("http://127.0.0.1:5984/old-group")
+        held = HeldAnswers(other.shared)
+
+        async def evening():
+            held.reading, held.go = asyncio.Event(), asyncio.Event()
+            round_ = asyncio.ensure_future(sync.once(held))
+            await held.reading.wait()                 # the round waits for the old group's documents
+            group.join("http://127.0.0.1:5984/new-group")
+            held.go.set()
+            return await round_
+
+        report = run(evening())
+        assert sync.replica.matches() == set() and sync.replica.checkpoint is None
+        assert parts.services.library.matches() == []   # nothing of the old group stored as a match either
+        assert report.group_changed and sync.replica.mark is None

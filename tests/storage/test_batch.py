@@ -98,3 +98,41 @@ def test_an_import_needs_no_walk_over_every_stored_match_to_find_the_same_conten
         first = books(store).import_match(match_file(1))
         second = books(store).import_match(match_file(1))
     assert first.record.id == second.record.id and len(store.list_matches()) == 1
+
+
+def test_a_batch_held_across_an_await_leaves_another_tasks_save_undeferred(store, monkeypatch):
+    """The browser build runs a sync round and the page in one thread: the round's batch (`Sync.receive`)
+    spans awaits, and a match the page imports meanwhile must have its players and index written, and its
+    folder synced, at once, not when the round ends (#23). Deferring by thread did exactly that."""
+    import asyncio
+
+    written: list[str] = []
+    synced: list[Path] = []
+    real_one, real_many, real_dir = files.write_atomic, files.write_many, files.fsync_dir
+    monkeypatch.setattr(files, "write_atomic", lambda path, data, **kw: (written.append(path.name),
+                                                                          real_one(path, data, **kw))[1])
+    monkeypatch.setattr(files, "write_many", lambda items, **kw: (written.extend(p.name for p, _ in items),
+                                                                  real_many(items, **kw))[1])
+    monkeypatch.setattr(files, "fsync_dir", lambda folder: (synced.append(Path(folder)), real_dir(folder))[1])
+
+    async def evening() -> tuple[bool, bool]:
+        inside, done = asyncio.Event(), asyncio.Event()
+
+        async def a_round() -> None:
+            with books(store).batch():
+                inside.set()
+                await done.wait()
+
+        async def the_page() -> tuple[bool, bool]:
+            await inside.wait()
+            books(store).import_match(match_file(1))
+            now = "players.json" in written, any(p.name == "matches" for p in synced)
+            done.set()
+            return now
+
+        _, seen = await asyncio.gather(a_round(), the_page())
+        return seen
+
+    players_written, folder_synced = asyncio.run(evening())
+    assert players_written, written
+    assert folder_synced, synced

@@ -27,6 +27,11 @@ from urllib.parse import quote
 
 from companion import bootstrap
 from companion.formats.matchfile import match_to_dict
+from companion.service.sync import Report
+from companion.sync.address import CouchAddress
+from companion.sync.couch import CouchClient
+from companion.sync.errors import SyncError
+from companion.sync.remote import CouchRemote
 from tests.e2e.conftest import AppServer
 from tests.storage.builders import Clock, hand_for, new_match
 
@@ -157,6 +162,30 @@ def seed_match(folder: Path, hands: int = 0) -> str:
         return parts.services.table.start(new_match(hands=hands)).id
 
 
+def a_round(folder: Path, url: str, timeout: float = 20.0) -> Report:
+    """One round of the device on `folder` with the group at `url` (`Sync.once` over `CouchRemote`), as the
+    runner makes it; a `SyncError` as it ends."""
+    with open_device(folder) as parts:
+        sync = parts.services.sync
+        assert sync is not None
+
+        async def once() -> Report:
+            async with CouchClient(CouchAddress.from_url(url), timeout=timeout) as client:
+                return await sync.once(CouchRemote(client))
+
+        return run(once())
+
+
+def failed_round(folder: Path, url: str, timeout: float = 20.0) -> tuple[SyncError, float]:
+    """The error a round ends in, and how long it took."""
+    started = time.monotonic()
+    try:
+        a_round(folder, url, timeout)
+    except SyncError as exc:
+        return exc, time.monotonic() - started
+    raise AssertionError("the round worked")
+
+
 def run(coroutine: Any) -> Any:
     """A coroutine run to its end, on a loop of its own (see tests/loop.py)."""
     from tests.loop import run as run_in_thread
@@ -164,5 +193,5 @@ def run(coroutine: Any) -> Any:
     return run_in_thread(coroutine)
 
 
-__all__ = ["ServedDevice", "cli", "cli_sync", "contents", "history", "open_device", "run", "seed_match",
+__all__ = ["ServedDevice", "a_round", "cli", "cli_sync", "contents", "failed_round", "history", "open_device", "run", "seed_match",
            "shared_docs", "sheets", "synced", "through", "unsent", "wait_for"]

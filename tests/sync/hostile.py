@@ -103,6 +103,18 @@ class _Handler(BaseHTTPRequestHandler):
             said = {"ok": True, "userCtx": {"name": "anna", "roles": []}}
         elif path.count("/") == 1:
             said = {"db_name": path[1:], "doc_count": 0, "update_seq": "0-abc"}
+        elif "/_local/" in path:            # the history's mark: kept as CouchDB keeps a local document
+            local = self.server.hostile.local
+            if self.command == "PUT" and path not in local:
+                local[path] = json.loads(self.body or b"{}")
+                self._whole(201, json.dumps({"ok": True, "id": path.split("/", 2)[2], "rev": "0-1"}).encode())
+            elif self.command == "PUT":
+                self._whole(409, b'{"error":"conflict","reason":"Document update conflict."}')
+            elif path in local:
+                self._whole(200, json.dumps({**local[path], "_rev": "0-1"}).encode())
+            else:
+                self._whole(404, b'{"error":"not_found","reason":"missing"}')
+            return
         elif path.endswith("/_bulk_docs"):  # every document taken, as a first revision
             docs = json.loads(self.body or b"{}").get("docs", [])
             said = [{"ok": True, "id": d["_id"], "rev": "1-" + "a" * 32} for d in docs]
@@ -205,6 +217,8 @@ class Hostile:
         """Bytes of body written for the latest request (until the client hung up)."""
         self.seen: list[tuple[str, str, str | None]] = []
         """(method, path, Authorization header) of every request, in order."""
+        self.local: dict[str, Any] = {}
+        """Local documents written (the history's mark), by path."""
         self.closing = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.hostile = self

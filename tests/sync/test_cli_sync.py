@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.sync.devices import history, sheets, shared_docs, synced
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "data" / "examples" / "classic-151.json"
 
@@ -83,3 +85,22 @@ def test_forget_leaves_the_group_and_keeps_the_matches(couch, tmp_path):
     assert out.returncode == 0 and "left its group" in out.stdout
     assert not (folder / "sync" / "group.json").exists() and len(stored(folder)) == 1
     assert run(folder, "sync").returncode == 2
+
+
+def test_sync_with_another_groups_server_is_right_in_its_first_run(couch, tmp_path):
+    """`sync --server OTHER` on a device in a group: joined before the round, so the first run already holds
+    the device's matches and the other group's, and sent its own there (#23: the first round used the old
+    group's checkpoint and outbox and stored nothing; only a second run was right)."""
+    couch.create_database(couch.db)
+    other = couch.create_database(couch.new_database_name())
+    a, b = tmp_path / "a", tmp_path / "b"
+    mine = history(a, 2)
+    synced(a, couch.url_for())
+    theirs = history(b, 3)
+    synced(b, couch.url_for(database=other))
+    said = synced(a, couch.url_for(database=other))
+    assert sheets(a) == mine | theirs, said
+    starts = {d["match"] for d in shared_docs(couch, other).values() if d.get("kind") == "start"}
+    assert starts == set(mine) | set(theirs)
+    synced(b)
+    assert sheets(b) == mine | theirs

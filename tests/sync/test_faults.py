@@ -17,44 +17,16 @@ from typing import Any
 import pytest
 
 from companion.i18n import Translator
-from companion.service.sync import Report
-from companion.sync.address import CouchAddress
-from companion.sync.couch import CouchClient
 from companion.sync.errors import SyncError, SyncSays
-from companion.sync.remote import CouchRemote
 from companion.engine.live import TapKind
 from tests.storage.builders import hand_for, new_match
-from tests.sync.devices import (cli, cli_sync, contents, history, open_device, run, sheets, shared_docs, synced,
-                                through, unsent, wait_for)
+from tests.sync.devices import (a_round, cli, cli_sync, contents, failed_round, history, open_device, sheets,
+                                shared_docs, synced, through, unsent, wait_for)
 from tests.sync.test_hostile import MB, PeakMemory
 
 pytestmark = [pytest.mark.slow]
 
 EN = Translator("en")
-
-
-def a_round(folder: Path, url: str, timeout: float = 20.0) -> Report:
-    """One round of the device on `folder` with the group at `url` (`Sync.once` over `CouchRemote`), as the
-    runner makes it; a `SyncError` as it ends."""
-    with open_device(folder) as parts:
-        sync = parts.services.sync
-        assert sync is not None
-
-        async def once() -> Report:
-            async with CouchClient(CouchAddress.from_url(url), timeout=timeout) as client:
-                return await sync.once(CouchRemote(client))
-
-        return run(once())
-
-
-def failed_round(folder: Path, url: str, timeout: float = 20.0) -> tuple[SyncError, float]:
-    """The error a round ends in, and how long it took."""
-    started = time.monotonic()
-    try:
-        a_round(folder, url, timeout)
-    except SyncError as exc:
-        return exc, time.monotonic() - started
-    raise AssertionError("the round worked")
 
 
 def state(folder: Path) -> dict[str, Any]:

@@ -89,7 +89,14 @@ class SyncModel(ViewModel):
             line = tr.n("sync.status.ok", ago) if not waiting else tr.n("sync.status.waiting", waiting)
             if status.conflicts:
                 line += " " + tr.n("sync.status.conflicts", status.conflicts)
-            return line, Tone.PROBLEM if status.conflicts else Tone.INFO
+            refused = self.services.sync.refused() if self.services.sync is not None else []
+            if refused:
+                line += " " + tr.n("sync.status.refused", len(refused), reason=refused[0][1])
+            if status.started_over is not None:
+                at, what = status.started_over
+                line += " " + tr("sync.status.started_over", time=datetime.fromtimestamp(at).strftime("%H:%M"),
+                                 what=tr.say(what))
+            return line, Tone.PROBLEM if status.conflicts or refused else Tone.INFO
         return tr("sync.status.starting"), Tone.INFO
 
     def address(self) -> str:

@@ -1,0 +1,95 @@
+"""A server is not trusted to be the one a device knew (#23): against the real server, a group's database
+wiped and made again, or another group's database at the same address, is noticed by every device, said
+in words, and read again from the start with everything the device holds sent again, so that the devices
+end with the same matches and a new device gets every one of them.
+
+Before this, both devices kept their old checkpoint while the new database counted from 1: the second
+device missed the new database's first documents and took later ones as its own, the two showed
+different scores, and both said they were in step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.i18n import Translator
+from tests.sync.devices import a_round, cli_sync, history, sheets, shared_docs, synced
+
+pytestmark = [pytest.mark.slow]
+
+EN = Translator("en")
+
+
+def made_again(couch) -> None:
+    """The group's database deleted and created again, empty (a server reinstalled, a database restored)."""
+    couch.ok("DELETE", f"/{couch.db}")
+    couch.create_database(couch.db)
+
+
+def test_a_database_wiped_and_made_again_is_noticed_and_every_device_ends_with_every_match(couch, tmp_path: Path):
+    couch.create_database(couch.db)
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    url = couch.url_for()
+    before = history(a, 3)
+    a_round(a, url)
+    assert sheets(b) == {} and a_round(b, url).stored == set(before)
+
+    made_again(couch)
+    after = history(a, 2)                             # A goes on; B knows only what was there before
+    said_a = a_round(a, url)
+    said_b = synced(b, url)                           # the command line, as a person would run it
+    a_round(a, url)                                   # what B sent again (nothing new to A)
+    every = before | after
+    assert sheets(a) == every and sheets(b) == every
+    assert said_a.started_over and "not the history this device synced with" in EN.say(said_a.started_over)
+    assert "note: the group's database is not the history this device synced with" in said_b, said_b
+    starts = {d["match"] for d in shared_docs(couch).values() if d.get("kind") == "start"}
+    assert starts == set(every)                       # the new database holds every match again
+    assert a_round(c, url).stored == set(every)       # a new device gets all of them
+    assert sheets(c) == every
+    assert not a_round(a, url).started_over           # once noticed, the next rounds go on as usual
+
+
+def test_another_groups_database_at_the_address_is_another_history(couch, tmp_path: Path):
+    """A device whose group's address now leads to a database another group filled (a name reused): it is
+    noticed, the device reads it from the start and sends what it has."""
+    couch.create_database(couch.db)
+    a, b = tmp_path / "a", tmp_path / "b"
+    url = couch.url_for()
+    mine = history(a, 2)
+    a_round(a, url)
+    made_again(couch)
+    theirs = history(b, 2)
+    a_round(b, url)                                   # B's group now fills the database
+    said = a_round(a, url)
+    a_round(b, url)
+    assert sheets(a) == mine | theirs == sheets(b)
+    assert said.started_over
+
+
+REFUSES_THIRD_HANDS = """function (doc) {
+  if (doc.kind === "hand" && doc.body && doc.body.slot === 2) { throw({forbidden: "no third hands here"}); }
+}"""
+"""A server's own rule (a design document's validation) that refuses some of what the app sends."""
+
+
+def test_documents_the_server_refuses_are_said_and_never_hold_back_the_ones_behind_them(couch, tmp_path: Path):
+    """Before (#23): a refused document was dropped without a word and sending stopped at the first short
+    batch, so a few refused documents at the head of the outbox held back everything behind them."""
+    couch.create_database(couch.db)
+    couch.ok("PUT", f"/{couch.db}/_design/rules", {"validate_doc_update": REFUSES_THIRD_HANDS})
+    a = tmp_path / "a"
+    made = history(a, 150, hands=lambda i: 4)        # 750 documents: four batches, a third hand in every one
+    said = cli_sync(a, couch.url_for())
+    assert said.returncode == 0, said.stderr
+    docs = shared_docs(couch)
+    hands = [d for d in docs.values() if d.get("kind") == "hand"]
+    assert len(hands) == 150 * 3                      # every hand but the third of each match, in one run
+    assert "the group's server refused 150 changes of this device" in said.stderr, said.stderr
+    assert "no third hands here" in said.stderr
+    again = cli_sync(a)
+    assert "sent 0 changes" in again.stdout, again.stdout   # refused ones are not sent again each round
+    assert "refused 150 changes" in again.stderr            # and still said: the device holds them
+    assert len(sheets(a)) == len(made)
