@@ -47,10 +47,12 @@ test: lint couch
 	$(BIN)/python -m pytest -m "not e2e" -n 2 --durations=15
 	$(BIN)/python -m pytest -m e2e --durations=15
 
-## The fuzz tests, long: random match files and form input, FUZZ_EXAMPLES each (make test runs a few seconds of them).
+## The fuzz tests, long: random match files and form input, and the sync model (tests/service/test_convergence.py),
+## FUZZ_EXAMPLES each (make test runs a few seconds of them).
 FUZZ_EXAMPLES ?= 2000
 fuzz: setup
-	XERI_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -m fuzz -p no:cacheprovider tests/test_fuzz.py
+	XERI_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest -m fuzz -p no:cacheprovider tests/test_fuzz.py \
+		tests/service/test_convergence.py
 
 ## Benchmarks: engine speed, storage growth, app start-up and tap latency, served and as the browser build.
 bench: setup

@@ -13,7 +13,8 @@ two phones did apart adds up by the rules of `project`:
 - two versions of the same hand that differ are a `Conflict`: the earlier counts until the table chooses
   (one of them, or both in turn), and the other is shown beside it;
 - a tap counts for the hand in progress; one meant for a hand already saved does not change that hand;
-- stopping or taking up a match: the latest says.
+- stopping or taking up a match: the latest says (by logical clock, `Change.clock`; never by a device's own
+  clock).
 
 A device never edits these documents by hand: after its own match changed, `changes_since` compares it
 with the sum of the documents it knows and writes the documents that would make them equal. So whatever
@@ -49,6 +50,8 @@ MAX_BODY_CHARS = 64 * 1024
 """The longest body a document may have, as JSON: the largest the app writes (a start with its rules and
 four sides' names, a hand with 200 taps) is a few kilobytes. A longer one is not read, so a hostile server
 cannot fill this device's disk with documents that are otherwise well formed."""
+MAX_CLOCK = 2**53
+"""The highest logical clock a document may carry (JSON's exact integers)."""
 
 
 class Kind(enum.StrEnum):
@@ -99,16 +102,22 @@ class Change:
     """The device that did it (an id of its own, never a name)."""
     body: Mapping[str, Any] = field(default_factory=dict)
     """What the kind needs: see `start`, `hand`, … below."""
+    clock: int = 0
+    """A logical clock (Lamport's): one more than the highest of the match's documents the device knew when it
+    wrote this one (`stamped`). What a device did after seeing a change is ordered after it, whatever the
+    devices' own clocks say; 0 in documents of versions before it."""
 
     @property
-    def order(self) -> tuple[str, str, str]:
-        """How changes of one kind are ordered where order matters: by time, then device, then id."""
-        return (self.at, self.device, self.id)
+    def order(self) -> tuple[int, str, str, str]:
+        """How changes of one kind are ordered where order matters ("the latest says", the earlier of two
+        versions): by logical clock, then device, then id. Wall time (`at`) only breaks ties between documents
+        written before the logical clock, as it always did; it never outvotes the clock."""
+        return (self.clock, self.at if self.clock == 0 else "", self.device, self.id)
 
     def to_doc(self) -> dict[str, Any]:
         """The JSON document (without `_rev`)."""
         return {"_id": self.id, "format": FORMAT, "match": self.match, "kind": self.kind.value, "at": self.at,
-                "device": self.device, "body": dict(self.body)}
+                "device": self.device, "clock": self.clock, "body": dict(self.body)}
 
 
 def _hash(*parts: Any) -> str:
@@ -206,9 +215,22 @@ def from_doc(doc: Any) -> Change:
     _need(kind in Kind.__members__.values() or kind in [k.value for k in Kind], name, "its kind")
     _need(is_time(at) and _is_id(device) and isinstance(body, Mapping), name, "its time, device or body")
     _need(len(json.dumps(body, ensure_ascii=False, default=str)) <= MAX_BODY_CHARS, name, "a body too large")
-    change = Change(ident, match, Kind(kind), at, device, dict(body))
+    clock: Any = doc.get("clock", 0)
+    _need(type(clock) is int and 0 <= clock <= MAX_CLOCK, name, "its clock")
+    change = Change(ident, match, Kind(kind), at, device, dict(body), clock)
     _check_body(change)
     return change
+
+
+def stamped(known: Iterable[Change], made: Iterable[Change]) -> list[Change]:
+    """`made` (new changes of one match, in the order they happened) with their logical clocks: each one more
+    than the highest of the match's `known` documents and of those made before it."""
+    top = max((c.clock for c in known), default=0)
+    out = []
+    for c in made:
+        top += 1
+        out.append(replace(c, clock=top))
+    return out
 
 
 def _check_body(c: Change) -> None:

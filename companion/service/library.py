@@ -45,6 +45,9 @@ class Library:
         self.storage = storage
         self._clock = clock
         self._make_id = make_id
+        self.told: Callable[[str], object] | None = None
+        """Told of a match deleted or brought back, at once (sync keeps the change to send: the bin is
+        emptied when the app closes, and with it the only sign of the deletion)."""
 
     # --- where the data is ----------------------------------------------------------------------------
     @property
@@ -67,9 +70,14 @@ class Library:
     def delete(self, match_id: str) -> None:
         """Move a match into the bin; `restore` brings it back until the app closes."""
         self.storage.delete(match_id)
+        if self.told is not None:
+            self.told(match_id)
 
     def restore(self, match_id: str) -> MatchRecord:
-        return self.storage.restore(match_id)
+        record = self.storage.restore(match_id)
+        if self.told is not None:
+            self.told(match_id)
+        return record
 
     # --- match files ---------------------------------------------------------------------------------
     def export_match(self, match_id: str) -> str:

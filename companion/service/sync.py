@@ -200,10 +200,11 @@ class Sync:
             raise GroupChanged
 
     # --- this device's changes ----------------------------------------------------------------------
-    def gather(self, only: Iterable[str] | None = None) -> int:
+    def gather(self, only: Iterable[str] | None = None, *, again: bool = False) -> int:
         """Compare each match changed here since it was last compared (of those in `only`, when given) with the
         documents known, and keep what is new as changes to send; how many. Done before new documents of a
-        match are kept, so what the device did and what the group did are never mistaken for each other."""
+        match are kept, so what the device did and what the group did are never mistaken for each other.
+        `again`: compare the matches in `only` even when their stamps did not change."""
         with self._lock:
             if only is None:
                 updated = {s.id: s.updated for s in self.storage.list_matches()}
@@ -216,8 +217,9 @@ class Sync:
             stamps: dict[str, str] = {}
             taps = self.replica.taps_sent
             for match_id in sorted(updated):
-                if self.replica.compared(match_id) == updated[match_id]:
-                    continue  # not changed here since it was compared
+                if self.replica.compared(match_id) == updated[match_id] and not again:
+                    continue  # not changed here since it was compared (a match brought back from the bin is
+                    # as it was: `again`, told by the library, compares it all the same)
                 try:
                     record = self.storage.get(match_id)
                 except (NoSuchMatch, DamagedMatch):
@@ -243,15 +245,17 @@ class Sync:
             made = ch.changes_since(ch.project(known + out), record, deleted, self.clock(), self.replica.device, taps)
             if not made:
                 break
+            made = ch.stamped(known + out, made)
             taps += sum(1 for c in made if c.kind is ch.Kind.TAP)
             out += made
         return out, taps
 
     def _deleted(self, match_id: str, taps: int) -> tuple[list[ch.Change], int]:
-        p = ch.project(self.replica.known(match_id))
+        known = self.replica.known(match_id)
+        p = ch.project(known)
         if p.deleted or p.start is None:
             return [], taps
-        return [ch.status(match_id, p.abandoned, True, self.clock(), self.replica.device)], taps
+        return ch.stamped(known, [ch.status(match_id, p.abandoned, True, self.clock(), self.replica.device)]), taps
 
     # --- the group's changes ------------------------------------------------------------------------
     async def send(self, remote: Remote, group: int | None = None) -> int:
@@ -356,7 +360,7 @@ class Sync:
             report.started_over = await self.same_history(remote, group)
             report.sent = await self.send(remote, group)
             report.add(await self.receive(remote, group))
-            if self.gather(report.stored):
+            if self.gather(report.stored):   # what receiving made this device say, sent in the same round
                 report.sent += await self.send(remote, group)
         except GroupChanged:  # joined another group, or left, meanwhile: the next round is the new group's
             report.group_changed = True
@@ -423,7 +427,8 @@ class Sync:
         """The table's choice for a hand saved differently on two devices: the versions it keeps, in order (the
         others are dropped, and stay in the trail). True when the match changed here."""
         with self._lock:
-            p = ch.project(self.replica.known(match_id))
+            known = self.replica.known(match_id)
+            p = ch.project(known)
             conflict = next((c for c in p.conflicts if c.slot == slot), None)
             if conflict is None:
                 return False
@@ -432,7 +437,7 @@ class Sync:
             if not keep:
                 return False
             drop = tuple(sorted(ids - set(keep)))
-            made = ch.choice(match_id, slot, tuple(keep), drop, self.clock(), self.replica.device)
+            made, = ch.stamped(known, [ch.choice(match_id, slot, tuple(keep), drop, self.clock(), self.replica.device)])
             self.gather([match_id])
             self.replica.keep([made], sent=False)
             stored, _ = self.settle(match_id)

@@ -230,8 +230,14 @@ class Table:
                 return self.storage.add(record, st)
             try:
                 current = self.storage.get(record.id)
-            except NoSuchMatch:  # in this device's bin: deleted here, which the next round tells the group
-                return None
+            except NoSuchMatch:
+                # In this device's bin while the group says the match is in play: deleted here, and taken up
+                # again elsewhere later (by the group's logical clock; a deletion here was told to sync at
+                # once, so it is in that order). The group's order stands: the match comes back from the bin.
+                if expected is not None:
+                    return None
+                current = self.storage.restore(record.id)
+                expected = current.revision
             if expected is None or current.revision != expected:
                 return None
             finished = (current.finished or record.finished or self._clock()) if st.is_over else None

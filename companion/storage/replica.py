@@ -127,6 +127,12 @@ class FolderReplica:
                     if sent and change.id in entry["unsent"]:  # it came back from the group: it is there
                         entry["unsent"].remove(change.id)
                         touched.add(change.match)
+                    if sent and entry["docs"][change.id] != change.to_doc():
+                        # Another device wrote the same document first (the same hand saved the same way): the
+                        # group's copy is the one every device adds up, down to its clock and device.
+                        entry["docs"][change.id] = change.to_doc()
+                        touched.add(change.match)
+                        fresh.append(change)
                     continue
                 entry["docs"][change.id] = change.to_doc()
                 if not sent:

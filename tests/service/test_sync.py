@@ -5,6 +5,7 @@ up; a round cut anywhere loses nothing and doubles nothing."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -14,58 +15,15 @@ from companion import bootstrap
 from companion.engine.live import TapKind
 from companion.service.sync import Sync
 from companion.storage.replica import FolderReplica
+from tests.service.shared_db import SharedDatabase
 from tests.storage.builders import Clock, hand_for, new_match
 
 
-class SharedDatabase:
-    """A CouchDB database as `Remote` sees it: documents by id, a sequence of changes; `down` cuts it off."""
-
-    def __init__(self) -> None:
-        self.docs: dict[str, dict] = {}
-        self.log: list[str] = []
-        self.down = False
-        self.fail_after_send = False
-        self.marked: str | None = None
-
-    def _check(self) -> None:
-        if self.down:
-            raise ConnectionError("the server is down")
-
-    async def mark(self):
-        self._check()
-        return self.marked
-
-    async def claim(self, mark):
-        self._check()
-        self.marked = self.marked or mark
-        return self.marked
-
-    async def send(self, docs):
-        self._check()
-        stored = set()
-        for doc in docs:
-            if doc["_id"] not in self.docs:
-                self.docs[doc["_id"]] = dict(doc)
-                self.log.append(doc["_id"])
-            stored.add(doc["_id"])
-        if self.fail_after_send:
-            self.fail_after_send = False
-            raise ConnectionError("the answer was lost")
-        return stored, {}
-
-    async def changes(self, since, limit):
-        self._check()
-        start = int(since or 0)
-        ids = self.log[start:start + limit]
-        return [self.docs[i] for i in ids], str(start + len(ids)), start + len(ids) < len(self.log)
-
-    async def wait(self, since, seconds):
-        return int(since or 0) < len(self.log)
-
-
 class Device:
-    def __init__(self, folder: Path, shared: SharedDatabase):
-        self.parts = bootstrap.build(bootstrap.open_folder(folder), clock=Clock())
+    def __init__(self, folder: Path, shared: SharedDatabase, ahead: timedelta = timedelta()):
+        clock = Clock()
+        clock.now += ahead   # this device's own clock, right or not
+        self.parts = bootstrap.build(bootstrap.open_folder(folder), clock=clock)
         self.replica = FolderReplica(folder / "sync")
         self.sync = Sync(self.parts.storage, self.replica, self.parts.services.table, self.parts.clock)
         self.shared = shared
@@ -368,3 +326,23 @@ def test_joining_another_group_while_a_round_reads_keeps_nothing_of_the_group_be
         assert sync.replica.matches() == set() and sync.replica.checkpoint is None
         assert parts.services.library.matches() == []   # nothing of the old group stored as a match either
         assert report.group_changed and sync.replica.mark is None
+
+
+def test_a_match_taken_up_again_stays_taken_up_whatever_the_clock_of_the_phone_that_stopped_it(tmp_path, shared):
+    """Statuses are ordered by a logical clock, not by each device's own: a phone whose clock runs an hour
+    ahead stopped the match; a phone with the right clock saw that and took it up again. Ordered by wall
+    time the stop, "later", won every round and the match was stopped again on both (#23)."""
+    ahead = Device(tmp_path / "ahead", shared, ahead=timedelta(hours=1))
+    right = Device(tmp_path / "right", shared)
+    m = ahead.table.start(new_match(hands=1)).id
+    ahead.table.abandon(m)
+    ahead.once()
+    right.once()
+    assert right.table.get(m).abandoned
+    right.table.resume(m)
+    right.once()
+    ahead.once()
+    right.once()
+    assert not right.table.get(m).abandoned and not ahead.table.get(m).abandoned
+    ahead.close()
+    right.close()

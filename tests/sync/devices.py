@@ -162,18 +162,23 @@ def seed_match(folder: Path, hands: int = 0) -> str:
         return parts.services.table.start(new_match(hands=hands)).id
 
 
+def a_round_with(parts: bootstrap.Parts, url: str, timeout: float = 20.0) -> Report:
+    """One round of an app already open (`open_device`) with the group at `url`."""
+    sync = parts.services.sync
+    assert sync is not None
+
+    async def once() -> Report:
+        async with CouchClient(CouchAddress.from_url(url), timeout=timeout) as client:
+            return await sync.once(CouchRemote(client))
+
+    return run(once())
+
+
 def a_round(folder: Path, url: str, timeout: float = 20.0) -> Report:
     """One round of the device on `folder` with the group at `url` (`Sync.once` over `CouchRemote`), as the
     runner makes it; a `SyncError` as it ends."""
     with open_device(folder) as parts:
-        sync = parts.services.sync
-        assert sync is not None
-
-        async def once() -> Report:
-            async with CouchClient(CouchAddress.from_url(url), timeout=timeout) as client:
-                return await sync.once(CouchRemote(client))
-
-        return run(once())
+        return a_round_with(parts, url, timeout)
 
 
 def failed_round(folder: Path, url: str, timeout: float = 20.0) -> tuple[SyncError, float]:
@@ -193,5 +198,5 @@ def run(coroutine: Any) -> Any:
     return run_in_thread(coroutine)
 
 
-__all__ = ["ServedDevice", "a_round", "cli", "cli_sync", "contents", "failed_round", "history", "open_device", "run", "seed_match",
+__all__ = ["ServedDevice", "a_round", "a_round_with", "cli", "cli_sync", "contents", "failed_round", "history", "open_device", "run", "seed_match",
            "shared_docs", "sheets", "synced", "through", "unsent", "wait_for"]

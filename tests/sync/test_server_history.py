@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.i18n import Translator
-from tests.sync.devices import a_round, cli_sync, history, sheets, shared_docs, synced
+from tests.sync.devices import a_round, a_round_with, cli_sync, history, open_device, sheets, shared_docs, synced
 
 pytestmark = [pytest.mark.slow]
 
@@ -93,3 +93,26 @@ def test_documents_the_server_refuses_are_said_and_never_hold_back_the_ones_behi
     assert "sent 0 changes" in again.stdout, again.stdout   # refused ones are not sent again each round
     assert "refused 150 changes" in again.stderr            # and still said: the device holds them
     assert len(sheets(a)) == len(made)
+
+
+def test_a_deletion_taken_back_reaches_every_device_and_a_new_one(couch, tmp_path: Path):
+    """Found by the model test (tests/service/test_convergence.py) and by the probe: a match deleted, synced,
+    then brought back from the bin ("Undo") was never said to the group (nothing compares a match that comes
+    back as it was), so the other devices kept it deleted while this one showed it (#23)."""
+    couch.create_database(couch.db)
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    url = couch.url_for()
+    made = history(a, 2)
+    kept, gone = sorted(made)
+    a_round(a, url)
+    a_round(b, url)
+    with open_device(a) as parts:
+        parts.services.library.delete(gone)
+        a_round_with(parts, url)                      # the deletion reaches the group…
+        a_round(b, url)
+        assert set(sheets(b)) == {kept}               # …and B
+        parts.services.library.restore(gone)          # then the table takes it back, before the app closes
+        a_round_with(parts, url)
+    a_round(b, url)
+    a_round(c, url)
+    assert sheets(a) == sheets(b) == sheets(c) == made

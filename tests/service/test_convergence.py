@@ -1,0 +1,267 @@
+"""Sync you can prove (#23): a model test. Three devices of one group, each its own data folder and replica,
+and one shared database (an in-memory double that keeps CouchDB's semantics: tests/service/shared_db.py).
+Hypothesis runs random use cases on random devices (new match, tap, untap, save, edit, undo, stop, resume,
+delete, restore, the table's choice), rounds in random order, the network cut and back, the server wiped
+and made again, devices closed and opened again from their folders, each device's clock skewed by up to an
+hour. Whenever every device has synced twice with the network up, every device shows the same matches,
+hands, live taps, stopped or not, and open conflicts.
+
+`make test` runs 100 examples (about 10 s); `make fuzz` runs FUZZ_EXAMPLES (2,000: some 5 minutes).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import shutil
+from collections.abc import Iterator
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+
+from companion import bootstrap
+from companion.engine.live import TapKind
+from companion.engine.messages import SaidError
+from companion.service import StorageError
+from tests.loop import run
+from tests.service.shared_db import SharedDatabase
+from tests.storage.builders import Clock, hand_for, new_match
+
+pytestmark = [pytest.mark.fuzz]
+
+DEVICES = 3
+EXAMPLES = int(os.environ.get("XERI_FUZZ_EXAMPLES", "100"))
+
+
+class Device:
+    """One device: its data folder, opened as the app opens it, on a clock of its own."""
+
+    def __init__(self, folder: Path, number: int, skew_seconds: int, ids: Iterator[int]):
+        self.folder = folder
+        self.clock = Clock("2025-03-01T20:00:00")
+        self.clock.now += timedelta(seconds=skew_seconds)
+        self.ids = ids
+        # Everything a run depends on is the run's own (Hypothesis replays runs): match ids from one counter
+        # for the group, this device's id in the group fixed.
+        (folder / "sync").mkdir(parents=True)
+        (folder / "sync" / "state.json").write_text(json.dumps({"device": f"{number:016x}", "checkpoint": None,
+                                                                "compared": {}, "taps": 0, "unsent": []}))
+        self.parts = self._open()
+
+    def _open(self):
+        return bootstrap.build(bootstrap.open_folder(self.folder), clock=self.clock,
+                               make_id=lambda: f"{next(self.ids):032x}")
+
+    def reopen(self) -> None:
+        """Closed (the app quit, or the tab closed) and opened again from what its folder holds."""
+        self.parts.close()
+        self.parts = self._open()
+
+    @property
+    def table(self):
+        return self.parts.services.table
+
+    @property
+    def library(self):
+        return self.parts.services.library
+
+    @property
+    def sync(self):
+        return self.parts.services.sync
+
+    def round(self, shared: SharedDatabase) -> bool:
+        """One round; False when the network was down."""
+        try:
+            run(self.sync.once(shared))
+        except ConnectionError:
+            return False
+        return True
+
+    def seen(self) -> dict[str, tuple]:
+        """What the device shows of every match it holds."""
+        out = {}
+        for summary in self.library.matches():
+            record = self.table.get(summary.id)
+            out[summary.id] = (record.match.hands, record.abandoned,
+                               tuple(sorted((t.seat, t.kind.value) for t in record.live.taps)),
+                               len(self.sync.conflicts(summary.id)))
+        return out
+
+
+class Group(RuleBasedStateMachine):
+    """The group: devices, the shared database, and what the table does on them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.root = Path(tempfile.mkdtemp(prefix="xeri-model-"))
+        self.shared = SharedDatabase()
+        self.devices: list[Device] = []
+        self.hands = 0
+
+    @initialize(skews=st.lists(st.integers(-3600, 3600), min_size=DEVICES, max_size=DEVICES))
+    def devices_of_the_group(self, skews: list[int]) -> None:
+        ids = itertools.count(1)
+        self.devices = [Device(self.root / f"device-{k}", k + 1, skew, ids) for k, skew in enumerate(skews)]
+
+    # --- helpers ----------------------------------------------------------------------------------------
+    def _match(self, data, device: Device, where=lambda s: True) -> str | None:
+        ids = sorted(s.id for s in device.library.matches() if where(s))
+        return data.draw(st.sampled_from(ids)) if ids else None
+
+    def _next_hand(self):
+        self.hands += 1
+        return hand_for(self.hands)
+
+    def _try(self, action) -> None:
+        """A use case as a phone makes it: refused in words (a finished match, a stale screen) is fine."""
+        try:
+            action()
+        except (SaidError, StorageError):
+            pass
+
+    # --- the table --------------------------------------------------------------------------------------
+    @rule(d=st.integers(0, DEVICES - 1))
+    def new_match(self, d: int) -> None:
+        self.devices[d].table.start(new_match(hands=0))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def save_a_hand(self, d: int, data) -> None:
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is not None:
+            self._try(lambda: device.table.record_hand(m, self._next_hand()))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def edit_a_hand(self, d: int, data) -> None:
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is None:
+            return
+        hands = len(device.table.get(m).match.hands)
+        if hands:
+            index = data.draw(st.integers(0, hands - 1))
+            self._try(lambda: device.table.edit_hand(m, index, self._next_hand()))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def undo_the_last_hand(self, d: int, data) -> None:
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is not None and device.table.get(m).match.hands:
+            self._try(lambda: device.table.undo_hand(m))
+
+    @rule(d=st.integers(0, DEVICES - 1), seat=st.integers(0, 1), jack=st.booleans(), data=st.data())
+    def tap(self, d: int, seat: int, jack: bool, data) -> None:
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is not None:
+            hand = len(device.table.get(m).match.hands)
+            self._try(lambda: device.table.tap(m, seat, TapKind.JACK_XERI if jack else TapKind.XERI, hand=hand))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def untap(self, d: int, data) -> None:
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is not None:
+            self._try(lambda: device.table.undo_tap(m))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def stop(self, d: int, data) -> None:
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is not None:
+            self._try(lambda: device.table.abandon(m))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def take_up_again(self, d: int, data) -> None:
+        device = self.devices[d]
+        m = self._match(data, device, lambda s: s.abandoned)
+        if m is not None:
+            self._try(lambda: device.table.resume(m))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data(), restore=st.booleans())
+    def delete(self, d: int, data, restore: bool) -> None:
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is None:
+            return
+        device.library.delete(m)
+        if restore:
+            self._try(lambda: device.library.restore(m))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def choose(self, d: int, data) -> None:
+        device = self.devices[d]
+        waiting = [(s.id, c) for s in device.library.matches() for c in device.sync.conflicts(s.id)]
+        if waiting:
+            m, conflict = data.draw(st.sampled_from(waiting))
+            keep = data.draw(st.sampled_from([v.id for v in conflict.versions]))
+            device.sync.choose(m, conflict.slot, [keep])
+
+    # --- the network, the server, the devices -----------------------------------------------------------
+    @rule(d=st.integers(0, DEVICES - 1))
+    def a_round(self, d: int) -> None:
+        self.devices[d].round(self.shared)
+
+    @rule()
+    def network_cut(self) -> None:
+        self.shared.down = True
+
+    @rule()
+    def network_back(self) -> None:
+        self.shared.down = False
+
+    @precondition(lambda self: self.shared.docs)
+    @rule()
+    def server_wiped_and_made_again(self) -> None:
+        self.shared.wipe()
+
+    @rule(d=st.integers(0, DEVICES - 1))
+    def closed_and_opened_again(self, d: int) -> None:
+        self.devices[d].reopen()
+
+    # --- what must hold ------------------------------------------------------------------------------------
+    @rule()
+    def once_everyone_synced_twice_everyone_shows_the_same(self) -> None:
+        self.shared.down = False
+        before = [d.seen() for d in self.devices]
+        for _ in range(2):
+            for device in self.devices:
+                assert device.round(self.shared)
+        seen = [d.seen() for d in self.devices]
+        assert all(s == seen[0] for s in seen), _differences(seen)
+        for shown, was in zip(seen, before):   # nothing a device held before is gone, unless deleted
+            assert set(was) - set(shown) <= self._deleted(), (set(was) - set(shown))
+
+    def teardown(self) -> None:
+        try:
+            if self.devices:
+                self.once_everyone_synced_twice_everyone_shows_the_same()
+        finally:
+            for device in self.devices:
+                device.parts.close()
+            shutil.rmtree(self.root, ignore_errors=True)
+
+    def _deleted(self) -> set[str]:
+        return {doc["match"] for doc in self.shared.docs.values()
+                if doc.get("kind") == "status" and doc.get("body", {}).get("deleted")}
+
+
+def _differences(seen: list[dict[str, tuple]]) -> str:
+    lines = []
+    ids = sorted(set().union(*seen))
+    for m in ids:
+        views = [s.get(m) for s in seen]
+        if any(v != views[0] for v in views):
+            lines.append(f"{m[:8]}: " + " | ".join(repr(v)[:300] for v in views))
+    return "devices differ:\n" + "\n".join(lines)
+
+
+Group.TestCase.settings = settings(max_examples=EXAMPLES, stateful_step_count=25, deadline=None,
+                                   suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+test_every_device_shows_the_same_once_everyone_synced = Group.TestCase
