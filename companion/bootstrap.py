@@ -19,7 +19,8 @@ from pathlib import Path
 from .clock import Clock, IdMaker, new_id, utc_now
 from .history.cache import HistoryCache
 from .service import MatchStorage, Services, StorageError
-from .service.sync import Group, Report, Sync
+from .service.group import Group
+from .service.sync import Report, Sync
 
 if TYPE_CHECKING:
     from .sync.runner import SyncRunner

@@ -17,7 +17,8 @@ from .backups import Backups, ImportReport
 from .library import Arrival, Imported, Library
 from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer, StorageError,
                     StoreClosed, StoreLocked)
-from .sync import Group, Sync
+from .group import Group
+from .sync import Sync
 from .table import StaleWrite, Table
 
 

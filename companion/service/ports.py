@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import errno
 import enum
+from collections.abc import Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.match import Standing
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player
+from . import changes as ch
 
 
 class StorageError(RuntimeError):
@@ -162,3 +164,97 @@ class MatchStorage(Protocol):
     def settings(self) -> dict[str, Any]: ...
 
     def update_settings(self, **changes: Any) -> dict[str, Any]: ...
+
+
+# --- what a round of sync needs (service.sync): the group's database, and what this device knows of it ---
+class Remote(Protocol):
+    """The group's shared database, as a round needs it (a CouchDB database: `companion.sync.couch`)."""
+
+    async def mark(self) -> str | None:
+        """The mark of the database's history (a random name the first device to sync with it wrote there,
+        never replicated, so a database wiped and made again, or restored, has none), or None."""
+
+    async def claim(self, mark: str) -> str:
+        """Write `mark` as the database's mark unless one is there already; the mark that is there now."""
+
+    async def position(self) -> str:
+        """How far the database's own history goes (its latest update sequence)."""
+
+    async def send(self, docs: Sequence[Mapping[str, Any]]) -> tuple[set[str], dict[str, str]]:
+        """Store these documents: the ids now stored there (a document already there counts as stored), and
+        those the server refused, each with the server's word for why (`forbidden`)."""
+
+    async def changes(self, since: str | None, limit: int) -> tuple[list[Any], str, bool]:
+        """Documents written after checkpoint `since` (all, when None), at most `limit`: the documents, the new
+        checkpoint, and whether more may follow."""
+
+    async def wait(self, since: str, seconds: float) -> bool:
+        """Wait until something is written after `since` (True) or `seconds` passed (False)."""
+
+
+class Replica(Protocol):
+    """This device's copy of the shared documents it knows, kept durably beside its matches."""
+
+    @property
+    def device(self) -> str:
+        """This device's id in the group (random, made once; never a name)."""
+
+    def known(self, match_id: str) -> list[ch.Change]:
+        """Every document known about a match."""
+
+    def keep(self, changes: Iterable[ch.Change], sent: bool) -> list[ch.Change]:
+        """Keep these documents (durable when it returns); those not known before. `sent`: they are in the
+        shared database already (received from it)."""
+
+    def unsent(self, limit: int) -> list[ch.Change]:
+        """Documents kept but not yet sent, oldest first."""
+
+    def mark_sent(self, ids: Iterable[str]) -> None: ...
+
+    def refuse(self, reasons: Mapping[str, str]) -> None:
+        """The server refused these documents (id -> its word for why): out of the queue, so they never hold
+        back the documents behind them, and kept with the reason, to be said (`refused`) and sent again when
+        the device starts over with the group."""
+
+    def refused(self) -> dict[str, str]:
+        """Documents of this device the server refused, with why."""
+
+    def to_settle(self) -> set[str]:
+        """Matches with documents kept from the group (`keep(sent=True)`) and not stored here since: kept as
+        durably as the documents, so a device killed in between stores them at its next round."""
+
+    def settled(self, match_ids: Iterable[str]) -> None: ...
+
+    def matches(self) -> set[str]:
+        """Every match with a document."""
+
+    @property
+    def mark(self) -> str | None:
+        """The mark of the group's history this device synced with (`Remote.mark`), or None: not yet."""
+
+    def set_mark(self, mark: str) -> None: ...
+
+    def start_over(self, mark: str) -> None:
+        """The group's database is another history than the one synced with: read it from the start (no
+        checkpoint) and send it every document known here (all unsent again); `mark` is the history now."""
+
+    @property
+    def checkpoint(self) -> str | None:
+        """How far the shared database has been read (its `_changes` sequence), or None: from the start."""
+
+    def set_checkpoint(self, seq: str) -> None: ...
+
+    def compared(self, match_id: str) -> str | None:
+        """The `updated` stamp of the device's match when it was last compared with the documents."""
+
+    def set_compared(self, stamps: Mapping[str, str]) -> None: ...
+
+    @property
+    def taps_sent(self) -> int:
+        """How many live taps this device has written as documents (each tap's id counts on it)."""
+
+    def set_taps_sent(self, n: int) -> None: ...
+
+    def forget(self) -> None:
+        """Forget the group: every document known, the mark, the checkpoint, the comparisons (not the device's
+        id, nor its matches)."""

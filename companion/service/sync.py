@@ -17,27 +17,44 @@ import enum
 import secrets
 import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any
 
 from ..clock import Clock
 from ..engine.messages import Message, SaidError, Says
 from ..records import MatchRecord, Revision, TrailEntry
 from . import changes as ch
-from .ports import DamagedMatch, MatchStorage, NoSuchMatch
+from .diff import changes_since
+from .ports import DamagedMatch, MatchStorage, NoSuchMatch, Remote, Replica
 from .table import Table
 
 SEND_BATCH = 200
 """Documents sent in one request."""
 RECEIVE_BATCH = 500
 """Documents asked for in one request."""
-MAX_PAGES = 10_000
-"""The most pages one round reads (5 million documents): a server that never says it is done is cut off."""
+MAX_PAGES = 400
+"""The most pages one round reads (200,000 documents, a club's twenty years): a server that never says it is
+done is cut off with a sentence; what was read is kept, and the next round goes on from there."""
 
 
 class GroupChanged(Exception):
     """A round's group was forgotten while it ran (`Sync.forget_group`)."""
+
+
+@enum.unique
+class RoundSays(Says):
+    """Why a round stopped though the server answered every request."""
+
+    __prefix__ = "error.round"
+    ENDLESS = ("the group's server kept saying more is coming after {pages} pages of changes: this round "
+               "stopped there, and the next goes on from what was read")
+    BACKWARDS = ("the group's server went back in its own feed (from {before} to {after}): nothing more was "
+                 "read from it this round")
+
+
+class RoundStopped(SaidError):
+    """A round stopped by its own bounds (`RoundSays`): the server misbehaves, or is not a CouchDB."""
 
 
 @enum.unique
@@ -47,96 +64,6 @@ class GroupSays(Says):
     __prefix__ = "sync.group"
     STARTED_OVER = ("the group's database is not the history this device synced with (it was wiped or made "
                     "again): it was read again from the start, and everything this device holds was sent again")
-
-
-class Remote(Protocol):
-    """The group's shared database, as a round needs it (a CouchDB database: `companion.sync.couch`)."""
-
-    async def mark(self) -> str | None:
-        """The mark of the database's history (a random name the first device to sync with it wrote there,
-        never replicated, so a database wiped and made again, or restored, has none), or None."""
-
-    async def claim(self, mark: str) -> str:
-        """Write `mark` as the database's mark unless one is there already; the mark that is there now."""
-
-    async def send(self, docs: Sequence[Mapping[str, Any]]) -> tuple[set[str], dict[str, str]]:
-        """Store these documents: the ids now stored there (a document already there counts as stored), and
-        those the server refused, each with the server's word for why (`forbidden`)."""
-
-    async def changes(self, since: str | None, limit: int) -> tuple[list[Any], str, bool]:
-        """Documents written after checkpoint `since` (all, when None), at most `limit`: the documents, the new
-        checkpoint, and whether more may follow."""
-
-    async def wait(self, since: str, seconds: float) -> bool:
-        """Wait until something is written after `since` (True) or `seconds` passed (False)."""
-
-
-class Replica(Protocol):
-    """This device's copy of the shared documents it knows, kept durably beside its matches."""
-
-    @property
-    def device(self) -> str:
-        """This device's id in the group (random, made once; never a name)."""
-
-    def known(self, match_id: str) -> list[ch.Change]:
-        """Every document known about a match."""
-
-    def keep(self, changes: Iterable[ch.Change], sent: bool) -> list[ch.Change]:
-        """Keep these documents (durable when it returns); those not known before. `sent`: they are in the
-        shared database already (received from it)."""
-
-    def unsent(self, limit: int) -> list[ch.Change]:
-        """Documents kept but not yet sent, oldest first."""
-
-    def mark_sent(self, ids: Iterable[str]) -> None: ...
-
-    def refuse(self, reasons: Mapping[str, str]) -> None:
-        """The server refused these documents (id -> its word for why): out of the queue, so they never hold
-        back the documents behind them, and kept with the reason, to be said (`refused`) and sent again when
-        the device starts over with the group."""
-
-    def refused(self) -> dict[str, str]:
-        """Documents of this device the server refused, with why."""
-
-    def to_settle(self) -> set[str]:
-        """Matches with documents kept from the group (`keep(sent=True)`) and not stored here since: kept as
-        durably as the documents, so a device killed in between stores them at its next round."""
-
-    def settled(self, match_ids: Iterable[str]) -> None: ...
-
-    def matches(self) -> set[str]:
-        """Every match with a document."""
-
-    @property
-    def mark(self) -> str | None:
-        """The mark of the group's history this device synced with (`Remote.mark`), or None: not yet."""
-
-    def set_mark(self, mark: str) -> None: ...
-
-    def start_over(self, mark: str) -> None:
-        """The group's database is another history than the one synced with: read it from the start (no
-        checkpoint) and send it every document known here (all unsent again); `mark` is the history now."""
-
-    @property
-    def checkpoint(self) -> str | None:
-        """How far the shared database has been read (its `_changes` sequence), or None: from the start."""
-
-    def set_checkpoint(self, seq: str) -> None: ...
-
-    def compared(self, match_id: str) -> str | None:
-        """The `updated` stamp of the device's match when it was last compared with the documents."""
-
-    def set_compared(self, stamps: Mapping[str, str]) -> None: ...
-
-    @property
-    def taps_sent(self) -> int:
-        """How many live taps this device has written as documents (each tap's id counts on it)."""
-
-    def set_taps_sent(self, n: int) -> None: ...
-
-    def forget(self) -> None:
-        """Forget the group: every document known, the mark, the checkpoint, the comparisons (not the device's
-        id, nor its matches)."""
 
 
 @dataclass
@@ -242,7 +169,7 @@ class Sync:
         known = self.replica.known(record.id)
         out: list[ch.Change] = []
         for _ in range(4):  # an undo can reveal taps of the hand it reopens: compare again, at most a few times
-            made = ch.changes_since(ch.project(known + out), record, deleted, self.clock(), self.replica.device, taps)
+            made = changes_since(ch.project(known + out), record, deleted, self.clock(), self.replica.device, taps)
             if not made:
                 break
             made = ch.stamped(known + out, made)
@@ -295,12 +222,18 @@ class Sync:
             for _ in range(MAX_PAGES):
                 if not await self._receive_page(remote, report, group):
                     break
+            else:
+                raise RoundStopped(RoundSays.ENDLESS, pages=MAX_PAGES)
         return report
 
     async def _receive_page(self, remote: Remote, report: Report, group: int) -> bool:
         """One page of what the group wrote: kept, the checkpoint moved past it, its matches stored; whether
-        more may follow."""
-        docs, seq, more = await remote.changes(self.replica.checkpoint, RECEIVE_BATCH)
+        more may follow. A feed whose checkpoint goes back (an older history is noticed before, by
+        `same_history`) is not a history at all: the round stops there, in words."""
+        before = self.replica.checkpoint
+        docs, seq, more = await remote.changes(before, RECEIVE_BATCH)
+        if _behind(seq, before):
+            raise RoundStopped(RoundSays.BACKWARDS, before=before, after=seq)
         read: list[ch.Change] = []
         for doc in docs:
             try:
@@ -339,13 +272,16 @@ class Sync:
         there = await remote.mark()
         if there is None:
             there = await remote.claim(secrets.token_hex(8))
+        # A database put back from an older copy of its files keeps its mark: its history ends before this
+        # device's checkpoint.
+        older = there == self.replica.mark and _behind(await remote.position(), self.replica.checkpoint)
         with self._lock:
             self._still(group)
             known = self.replica.mark
             if known is None:
                 self.replica.set_mark(there)
                 return None
-            if there == known:
+            if there == known and not older:
                 return None
             self.replica.start_over(there)
             return GroupSays.STARTED_OVER.of()
@@ -444,6 +380,17 @@ class Sync:
             return stored
 
 
+def _behind(seq: str, checkpoint: str | None) -> bool:
+    """Whether a feed's new checkpoint is before the one it was read from. CouchDB's sequences are opaque
+    (`123-g1AAA…`) but begin with a number that never goes down on one server, PouchDB's are that number."""
+    def number(text: str | None) -> int | None:
+        head = (text or "").split("-", 1)[0]
+        return int(head) if head.isdigit() and len(head) <= 18 else None
+
+    new, old = number(seq), number(checkpoint)
+    return new is not None and old is not None and new < old
+
+
 def _same(a: MatchRecord, b: MatchRecord) -> bool:
     """Whether two records say the same about the match (its hands, the taps in play, stopped or not, and what
     its trail holds: a version the table did not keep may be all that changed)."""
@@ -470,87 +417,3 @@ def _merged_trail(here: Sequence[TrailEntry], shared: Sequence[TrailEntry]) -> t
         else:
             mine.append(entry)
     return tuple(sorted((*shared, *mine), key=lambda t: t.at))
-
-
-class GroupPort(Protocol):
-    """Where this device keeps its group's address, user and password (never in an export)."""
-
-    def address(self) -> str | None: ...
-
-    def keep(self, address: str) -> None: ...
-
-    def forget(self) -> None: ...
-
-
-class Connector(Protocol):
-    """How the service reaches a group's database (CouchDB: `companion.sync`), without knowing HTTP."""
-
-    def parse(self, text: str) -> Any:
-        """The group's address read from a URL; a `SaidError` saying what is wrong with it."""
-
-    async def check(self, address: Any, create: bool = False) -> Any:
-        """Try the address as a round will use it (and create the database when `create` and allowed): a
-        result with `ok`, `problem` (a `SaidError`, or None), `database` and `may_create`."""
-
-    def shown(self, address: Any) -> str:
-        """The address as a screen shows it: server, database and user, never the password."""
-
-    def link(self, address: Any) -> str:
-        """The address with its user and password: what a join link carries to another phone."""
-
-
-class Group:
-    """The group this device syncs with: join it, try it, show it, leave it."""
-
-    def __init__(self, kept: GroupPort, connector: Connector, sync: Sync | None = None,
-                 changed: Any = None):
-        self.kept = kept
-        self.connector = connector
-        self.sync = sync
-        """What this device knows of the group, forgotten when it joins another or leaves."""
-        self._changed = changed
-        """Called when the group changed (the runner starts again with it)."""
-
-    def address(self) -> Any | None:
-        """The group's address, when this device is in one (and it can still be read)."""
-        text = self.kept.address()
-        if text is None:
-            return None
-        try:
-            return self.connector.parse(text)
-        except SaidError:
-            return None
-
-    def shown(self) -> str | None:
-        """Server, database and user of the group, for a screen; None when in no group."""
-        address = self.address()
-        return self.connector.shown(address) if address is not None else None
-
-    def link(self) -> str | None:
-        """The join link (with the password): only for the join QR code on this device's own screen."""
-        address = self.address()
-        return self.connector.link(address) if address is not None else None
-
-    async def test(self, text: str, create: bool = False) -> Any:
-        """Try an address as typed (`SaidError` when it is not one); the connector's result."""
-        return await self.connector.check(self.connector.parse(text), create)
-
-    def join(self, text: str) -> None:
-        """Keep the group's address (`SaidError` when it is not one): rounds start with it. Joining another
-        group forgets what was known of the first (its checkpoint and documents)."""
-        address = self.connector.parse(text)
-        link = self.connector.link(address)
-        before = self.kept.address()
-        if before is not None and before != link and self.sync is not None:
-            self.sync.forget_group()
-        self.kept.keep(link)
-        if self._changed is not None:
-            self._changed()
-
-    def leave(self) -> None:
-        """Forget the group, its password and what was known of it; the matches stay on this device."""
-        self.kept.forget()
-        if self.sync is not None:
-            self.sync.forget_group()
-        if self._changed is not None:
-            self._changed()

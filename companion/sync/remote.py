@@ -36,6 +36,9 @@ class CouchRemote:
                             where=MARK)
         return there
 
+    async def position(self) -> str:
+        return str((await self.client.database_info()).update_seq)
+
     async def send(self, docs: Sequence[Mapping[str, Any]]) -> tuple[set[str], dict[str, str]]:
         """Store the documents. Each is written once and never changed, so one already there (a conflict: its
         id is taken) was sent before, and counts as stored; one refused (a server's validation, a member who

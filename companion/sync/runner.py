@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.messages import Message
-from ..service.sync import Group, Report, Sync
+from ..service.group import Group
+from ..service.sync import Report, RoundStopped, Sync
 from .address import CouchAddress
 from .couch import Check, CouchClient
 from .errors import SyncError
@@ -62,7 +63,7 @@ class Status:
     """`off` (in no group), `syncing`, `ok` (in step), `failing` (the last round failed; it tries again)."""
     at: float | None = None
     """When the last round ended well (time.time())."""
-    problem: SyncError | None = None
+    problem: SyncError | RoundStopped | None = None
     """Why the last round failed."""
     waiting: int = 0
     """Changes of this device not sent yet."""
@@ -116,7 +117,7 @@ class SyncRunner:
                 async with CouchClient(address) as client:
                     await self._in_step(CouchRemote(client), address)
                 failures = 0
-            except SyncError as exc:
+            except (SyncError, RoundStopped) as exc:
                 failures += 1
                 self.status = Status("failing", self.status.at, exc, len(self.sync.replica.unsent(1000)),
                                      self.status.conflicts, self.status.started_over)
@@ -164,6 +165,10 @@ class SyncRunner:
                     pass
 
     async def _pause(self, seconds: float) -> None:
+        """Wait before trying again; a person's Sync now, the network back (the browser's `online`), or a
+        change saved here meanwhile tries at once (a save must not wait out a minute's back-off)."""
         end = time.monotonic() + seconds
-        while not self._stop and not self._poked and time.monotonic() < end:
+        seen = self.changed_here()
+        while (not self._stop and not self._poked and self.changed_here() == seen
+               and time.monotonic() < end):
             await asyncio.sleep(LOCAL_CHECK_SECONDS)

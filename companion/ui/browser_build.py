@@ -231,6 +231,13 @@ def start_sync(page: ft.Page, parts: bootstrap.Parts, store: BrowserStore) -> No
                 await done
 
     runner.after_round = kept_then_told
+    try:  # the network back: a round at once, not after the back-off (the worker's own `online` event)
+        import js
+        from pyodide.ffi import create_proxy
+
+        js.addEventListener("online", create_proxy(lambda *_: runner.poke()))
+    except NOT_IN_PAGE:
+        log.debug("no online event to listen to", exc_info=True)
     page.run_task(runner.run)
 
 

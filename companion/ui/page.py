@@ -13,6 +13,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ import flet as ft
 from ..i18n import system_language
 from ..net.server import connection_access
 from .fonts import SCRIPT_FONTS, fonts_needed
-from .viewmodel import AppModel, Notice
+from .viewmodel import AppModel, Notice, Screen
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +33,10 @@ THEME_MODES = {"system": ft.ThemeMode.SYSTEM, "light": ft.ThemeMode.LIGHT, "dark
 LOOPBACK = ("127.0.0.1", "::1", "::ffff:127.0.0.1", "localhost")
 """Client addresses of the device the app runs on (an IPv4 client of a server on `::` comes as `::ffff:`)."""
 THREADS = sys.platform != "emscripten"
+SYNC_FOLLOW_SECONDS = 1.0
+"""How often an open Sync screen looks whether the runner's status changed."""
+SYNC_AGO_SECONDS = 5
+"""How often it is drawn again regardless, for its "… seconds ago"."""
 """Whether this Python can start threads: not in a browser tab (the browser build runs Python in Pyodide)."""
 
 
@@ -112,6 +117,8 @@ class PageAdapter:
         """Whether this session hears other phones' news (not while its phone is away)."""
         self.loop: asyncio.AbstractEventLoop | None = None
         """The page's event loop (where threads hand their results back), once attached."""
+        self.gone = False
+        """The page was closed for good (not a phone gone to sleep): its timers end."""
 
     # --- once per session ---------------------------------------------------------------------------
     def attach(self) -> None:
@@ -133,7 +140,7 @@ class PageAdapter:
         page.on_platform_brightness_change = self.follow_brightness
         page.on_connect = self.connected
         page.on_disconnect = self.disconnected
-        page.on_close = self.disconnected
+        page.on_close = self.closed
         self.measure()
         self.follow_brightness()
 
@@ -162,6 +169,10 @@ class PageAdapter:
         self.vm.reconnected(connection_access(self.page))
 
     def disconnected(self, _event: Any = None) -> None:
+        self.unsubscribe()
+
+    def closed(self, _event: Any = None) -> None:
+        self.gone = True
         self.unsubscribe()
 
     # --- the page's look -------------------------------------------------------------------------------
@@ -218,6 +229,19 @@ class PageAdapter:
     async def _fade_notice(self, shown: Notice) -> None:
         await asyncio.sleep(self.options.notice_seconds)
         self.vm.fade_notice(shown)
+
+    async def _follow_sync(self, runner: Any) -> None:
+        """The Sync screen follows the runner by itself: redrawn when its status changes (a round failing
+        while the screen is open, the network back), and every few seconds for its "… seconds ago"."""
+        shown: Any = None
+        while not self.gone:
+            await asyncio.sleep(SYNC_FOLLOW_SECONDS)
+            if not self.subscribed or self.session.screen is not Screen.SYNC:
+                continue
+            now = (runner.status, int(time.time()) // SYNC_AGO_SECONDS)
+            if now != shown:
+                shown = now
+                self.session.sync_seen = now
 
     # --- other phones at the table ---------------------------------------------------------------------
     def on_message(self, message: Any) -> None:
@@ -295,6 +319,7 @@ class PageAdapter:
         if runner is not None:
             self.session.sync_status = lambda: runner.status
             self.session.page_actions["sync_now"] = runner.poke
+            self.page.run_task(self._follow_sync, runner)
         url = (self.page.url or "").replace("wss://", "https://").replace("ws://", "http://").split("/ws")[0]
         self.session.app_address = url.rstrip("/") + "/"
         if self.options.join and self.vm.sync.available:

@@ -28,6 +28,10 @@ class SharedDatabase:
         self.marked = self.marked or mark
         return self.marked
 
+    async def position(self):
+        self._check()
+        return str(len(self.log))
+
     async def send(self, docs):
         self._check()
         stored = set()

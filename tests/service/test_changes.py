@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from companion.engine.live import LiveHand, Tap, TapKind
 from companion.records import MatchRecord, TrailAction
+from companion.service.diff import changes_since
 from companion.service import changes as ch
 from tests.storage.builders import IMPOSSIBLE, hand_for, new_match
 
@@ -49,7 +50,7 @@ class Device:
         """The device's match is now `rec`: the changes that say so."""
         out = []
         for _ in range(3):
-            new = ch.changes_since(self.project(), rec, False, at(next(self.clock)), self.name, self.sent)
+            new = changes_since(self.project(), rec, False, at(next(self.clock)), self.name, self.sent)
             if not new:
                 break
             self.sent += sum(1 for c in new if c.kind is ch.Kind.TAP)

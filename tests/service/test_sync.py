@@ -291,6 +291,9 @@ class HeldAnswers:
     async def claim(self, mark):
         return await self.shared.claim(mark)
 
+    async def position(self):
+        return await self.shared.position()
+
     async def send(self, docs):
         return await self.shared.send(docs)
 

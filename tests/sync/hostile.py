@@ -31,6 +31,7 @@ import threading
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
+from urllib.parse import parse_qs, urlparse
 
 STATUS_WORDS = {400: ("bad_request", "Bad request"), 401: ("unauthorized", "Name or password is incorrect."),
                 403: ("forbidden", "You are not allowed to access this db."),
@@ -170,6 +171,22 @@ class _Handler(BaseHTTPRequestHandler):
                                  for k in range(n + 1, n + rows + 1)))
             n += rows
 
+    def _pages_forever(self) -> None:
+        """`_changes` pages that each say one more is pending, for ever (design documents: nothing to keep)."""
+        hostile = self.server.hostile
+        hostile.pages += 1
+        n = hostile.pages
+        rev = "1-" + "a" * 32
+        said = {"results": [{"seq": n, "id": f"_design/x{n}", "changes": [{"rev": rev}],
+                             "doc": {"_id": f"_design/x{n}", "_rev": rev}}], "last_seq": n, "pending": 1}
+        self._whole(200, json.dumps(said).encode())
+
+    def _backwards(self) -> None:
+        """A `_changes` feed whose checkpoint goes back: 10 and more to come, then one less than asked from."""
+        since = parse_qs(urlparse(self.path).query).get("since", ["0"])[0].split("-")[0]
+        after = int(since) - 1 if since.isdigit() and int(since) > 0 else 10
+        self._whole(200, json.dumps({"results": [], "last_seq": after, "pending": 1}).encode())
+
     def _stall(self) -> None:
         self._head(200, {"Transfer-Encoding": "chunked"})
         self._closing(60)
@@ -219,6 +236,8 @@ class Hostile:
         """(method, path, Authorization header) of every request, in order."""
         self.local: dict[str, Any] = {}
         """Local documents written (the history's mark), by path."""
+        self.pages = 0
+        """`_changes` pages answered by `pages_forever`."""
         self.closing = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.hostile = self

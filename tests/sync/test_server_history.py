@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from companion.i18n import Translator
+from companion.service.sync import RoundStopped
 from tests.sync.devices import a_round, a_round_with, cli_sync, history, open_device, sheets, shared_docs, synced
 
 pytestmark = [pytest.mark.slow]
@@ -116,3 +117,40 @@ def test_a_deletion_taken_back_reaches_every_device_and_a_new_one(couch, tmp_pat
     a_round(b, url)
     a_round(c, url)
     assert sheets(a) == sheets(b) == sheets(c) == made
+
+
+def test_a_feed_that_never_ends_or_goes_backwards_stops_the_round_in_words_and_changes_nothing(hostile, tmp_path):
+    """Before (#23): a feed that never ended cost 10,000 pages a round, one whose checkpoint went back
+    14,633 pages in a minute, and the screen said "In step" all the while."""
+    a = tmp_path / "a"
+    history(a, 2)
+    url = hostile.database_url()
+    a_round(a, url)                                   # while it behaves: everything sent
+    before = sheets(a)
+    hostile.misbehave("pages_forever", path="/club/_changes")
+    with pytest.raises(RoundStopped) as endless:
+        a_round(a, url)
+    assert "kept saying more is coming after 400 pages" in EN.say(endless.value)
+    assert hostile.pages == 400
+    hostile.misbehave("backwards", path="/club/_changes")
+    with pytest.raises(RoundStopped) as backwards:
+        a_round(a, url)
+    assert "went back in its own feed" in EN.say(backwards.value)
+    assert sheets(a) == before
+
+
+def test_a_database_restored_from_an_older_copy_with_its_mark_is_read_again_and_refilled(couch, tmp_path: Path):
+    """A copy of the database's files put back (its local documents with it, so the mark is the same) is
+    behind this device's checkpoint: the device starts over with it, as with a new mark."""
+    couch.create_database(couch.db)
+    a, b = tmp_path / "a", tmp_path / "b"
+    url = couch.url_for()
+    made = history(a, 6)
+    a_round(a, url)
+    mark = couch.ok("GET", f"/{couch.db}/_local/xeri-group")["mark"]
+    made_again(couch)
+    couch.ok("PUT", f"/{couch.db}/_local/xeri-group", {"mark": mark})   # the old copy's mark, and little else
+    said = a_round(a, url)
+    assert said.started_over
+    a_round(b, url)
+    assert sheets(b) == made == sheets(a)

@@ -186,6 +186,8 @@ class Session:
         result, or the exception that ended it."""
         self.sync_status: Callable[[], Any] | None = None
         """How syncing goes (`sync.runner.Status`), when the page has a runner to ask."""
+        self.sync_seen: Any = None
+        """The runner's status the Sync screen last drew (set by the page as it changes: a redraw)."""
         self.app_address = ""
         """The app's own address (`https://app.example/`), where a join link sends another phone."""
         self.post: Callable[[Callable[[], None]], None] = _now
