@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("records",),                # what the app keeps about a match beyond the engine's Match
     ("formats",),                # presets, the match file, score sheets, zips
     ("history",),                # scored history, statistics, what-if, the CSV
+    ("changes",),                # the sync domain: the group's documents, how they add up, the diff, bounds
     ("service",),                # the use cases, and the storage port they need
     ("storage", "sync"),         # the backends: TinyDB on a folder (and in IndexedDB); the group's CouchDB
     ("bootstrap",),              # builds the app for every front door
@@ -159,15 +160,19 @@ def test_storage_imports_only_the_services_port_never_its_use_cases():
                                            "companion.service.backups", "flet")) == []
 
 
-def test_no_ui_module_imports_another_that_imports_it_back():
-    found = modules("companion.ui")
+def circles(root: Path = PACKAGE) -> list[str]:
+    """Every module of the app that imports, through others, a module that imports it back (a type-only
+    import under TYPE_CHECKING too: it is still a circle in the design)."""
+    found = modules("companion", root)
     names = set(found)
 
     def target(imp: str) -> str | None:
         return imp if imp in names else (imp.rpartition(".")[0] if imp.rpartition(".")[0] in names else None)
 
-    # A package importing its own modules (its __init__ gathering them) is how a package is made, not a circle.
-    graph = {mod: {t for t in map(target, imps) if t and t != mod and not t.startswith(mod + ".")}
+    # A package importing its own modules (its __init__ gathering them) is how a package is made, not a circle;
+    # nor is a module naming its own package to reach a sibling (`from . import files`).
+    graph = {mod: {t for t in map(target, imps)
+                   if t and t != mod and not t.startswith(mod + ".") and not mod.startswith(t + ".")}
              for mod, imps in found.items()}
 
     def reaches(start: str) -> set[str]:
@@ -179,10 +184,33 @@ def test_no_ui_module_imports_another_that_imports_it_back():
                     todo.append(nxt)
         return seen
 
-    assert sorted(m for m in names if m in reaches(m)) == []
+    return sorted(m for m in names if m in reaches(m))
 
 
-@pytest.mark.parametrize("module", ["companion.engine", "companion.formats.matchfile", "companion.formats.sheet",
+def test_no_module_imports_another_that_imports_it_back():
+    assert circles() == []
+
+
+def test_the_circle_check_catches_one_planted_in_a_copy_of_the_tree(tmp_path):
+    copy = tmp_path / "companion"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "assets", "data"))
+    errors = copy / "sync" / "errors.py"
+    errors.write_text(errors.read_text(encoding="utf-8") + "\n\nif False:\n    from .transport import Transport\n",
+                      encoding="utf-8")
+    assert circles(copy) == ["companion.sync.errors", "companion.sync.transport"]
+
+
+def test_the_sync_domain_is_pure_and_below_the_service_and_storage():
+    """The group's documents, how they add up, the diff and the bounds: no I/O, nothing of the layers above."""
+    assert offenders("companion.changes", ("companion.service", "companion.storage", "companion.sync",
+                                           "companion.ui", "companion.net", "companion.history", "flet", "tinydb",
+                                           "os", "io", "pathlib", "socket", "asyncio", "threading", "time",
+                                           "subprocess", "shutil", "random")) == []
+    assert offenders("companion.storage", ("companion.service.changes", "companion.service.diff",
+                                           "companion.service.sync")) == []
+
+
+@pytest.mark.parametrize("module", ["companion.engine", "companion.changes", "companion.formats.matchfile", "companion.formats.sheet",
                                     "companion.service", "companion.history.stats", "companion.ui.viewmodel",
                                     "companion.bootstrap"])
 def test_importing_the_pure_layers_loads_neither_flet_nor_tinydb(module):

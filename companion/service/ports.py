@@ -15,7 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..engine.match import Standing
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player
-from . import changes as ch
+from .. import changes as ch
 
 
 class StorageError(RuntimeError):

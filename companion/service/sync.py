@@ -24,18 +24,11 @@ from typing import Any
 from ..clock import Clock
 from ..engine.messages import Message, SaidError, Says
 from ..records import MatchRecord, Revision, TrailEntry
-from . import changes as ch
-from .diff import changes_since
+from .. import changes as ch
+from ..changes import MAX_PAGES, RECEIVE_BATCH, SEND_BATCH, changes_since
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch, Remote, Replica
 from .table import Table
 
-SEND_BATCH = 200
-"""Documents sent in one request."""
-RECEIVE_BATCH = 500
-"""Documents asked for in one request."""
-MAX_PAGES = 400
-"""The most pages one round reads (200,000 documents, a club's twenty years): a server that never says it is
-done is cut off with a sentence; what was read is kept, and the next round goes on from there."""
 
 
 class GroupChanged(Exception):

@@ -26,7 +26,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
-from ..service import changes as ch
+from .. import changes as ch
 from .files import CorruptFile, disk_faults, dump_bytes, read_json, write_atomic, write_many
 
 log = logging.getLogger(__name__)

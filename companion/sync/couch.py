@@ -22,11 +22,12 @@ import base64
 import json
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Self
 from urllib.parse import quote, urlencode
 
 from .address import CouchAddress
+from .answers import (Change, Changes, Check, Conflict, DatabaseInfo, Doc, Rejected, Seq, ServerInfo, Session,
+                      Written)
 from .errors import SyncError, SyncSays
 from .transport import Answer, Transport, default_transport, in_browser
 
@@ -42,7 +43,7 @@ MAX_DOCUMENT_BYTES = 5 * 1024 * 1024
 """The largest answer with one document: a match file is at most 4 MB (`formats.matchfile.MAX_FILE_CHARS`),
 and no real one comes near; the rest is room for its revisions and conflicts."""
 MAX_BATCH_BYTES = 16 * 1024 * 1024
-"""The largest answer to a batch request (`_changes`, `_bulk_get`, `_all_docs`, `_bulk_docs`, `_revs_diff`)."""
+"""The largest answer to a batch request (`_changes`, `_bulk_docs`)."""
 MAX_BATCH = 1000
 """The most documents, ids or changes one batch request asks for."""
 MAX_ID = 1024
@@ -51,161 +52,8 @@ MAX_SEQ = 4096
 """The longest update sequence read (Apache CouchDB's are opaque strings of a few hundred characters)."""
 REV = re.compile(r"[0-9]{1,10}-[0-9a-f]{1,128}")
 """A revision: its generation, a dash and a hexadecimal hash (`3-917fa23…`; a `_local` document's are `0-1`)."""
-HASH = re.compile(r"[0-9a-f]{1,128}")
-"""A revision's hash, as `_revisions` lists them."""
 SEQ = re.compile(rf"[\x21-\x7e]{{1,{MAX_SEQ}}}")
 """An update sequence written as a string: printable ASCII, no spaces."""
-
-Seq = int | str
-"""Where a `_changes` feed is: opaque, handed back to the server as it came (`since`)."""
-Doc = dict[str, Any]
-"""A document as CouchDB holds it: `_id`, `_rev`, and maybe `_deleted`, `_conflicts`, `_revisions`."""
-
-
-@dataclass(frozen=True)
-class ServerInfo:
-    """What `GET /` says about the server."""
-
-    version: str
-    """Its version (`3.3.3` for Apache CouchDB, `4.2.0` for PouchDB Server)."""
-    vendor: str | None
-    """Who made it, if it says."""
-
-
-@dataclass(frozen=True)
-class Session:
-    """Who the server takes the client for (`GET /_session`)."""
-
-    name: str | None
-    """The signed-in user; None: no one (the server did not take the credentials, or none were given)."""
-    roles: tuple[str, ...]
-    """The user's roles; `_admin` for a server admin."""
-
-    @property
-    def is_admin(self) -> bool:
-        """May this user create databases and set who may use them?"""
-        return "_admin" in self.roles
-
-
-@dataclass(frozen=True)
-class DatabaseInfo:
-    """What `GET /{db}` says about the database."""
-
-    name: str
-    """Its name."""
-    doc_count: int
-    """How many documents it holds (deleted ones left out)."""
-    update_seq: Seq
-    """Its latest update sequence."""
-
-
-@dataclass(frozen=True)
-class Written:
-    """A revision the server stored."""
-
-    id: str
-    """The document's id."""
-    rev: str
-    """Its new revision: the `_rev` to give with the next change."""
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """Not written: the document is at another revision than the one given. Read it again and merge."""
-
-    id: str
-    """The document's id."""
-
-
-@dataclass(frozen=True)
-class Rejected:
-    """A document of a bulk write the server refused for a reason other than a conflict."""
-
-    id: str
-    """The document's id."""
-    error: str
-    """CouchDB's word for why (`forbidden`, `unauthorized`, …), cut to 60 characters."""
-    reason: str = ""
-    """The server's own sentence (a validation's message), printable characters only, cut to 120."""
-
-
-@dataclass(frozen=True)
-class Change:
-    """One document that changed, as a `_changes` feed lists it."""
-
-    id: str
-    """The document's id."""
-    revs: tuple[str, ...]
-    """Its leaf revisions (every one with `all_revs`, else the winner only)."""
-    seq: Seq
-    """Where in the feed it changed."""
-    deleted: bool
-    """Its winning revision is a deletion."""
-    doc: Doc | None
-    """The winning revision, when asked for (`include_docs`)."""
-
-
-@dataclass(frozen=True)
-class Changes:
-    """One batch of a `_changes` feed."""
-
-    results: tuple[Change, ...]
-    """What changed, in feed order; at most the `limit` asked for."""
-    last_seq: Seq
-    """Where the next batch starts (`since`): keep it as the checkpoint once the batch is stored."""
-    pending: int | None = None
-    """How many changes are left after this batch, if the server says."""
-    quiet: bool = False
-    """A longpoll that waited and saw no change (`results` is empty and `last_seq` is the `since` given)."""
-
-
-@dataclass(frozen=True)
-class Names:
-    """Users and roles named in a database's security object."""
-
-    names: tuple[str, ...] = ()
-    """User names."""
-    roles: tuple[str, ...] = ()
-    """Role names."""
-
-
-@dataclass(frozen=True)
-class Security:
-    """Who may use a database (`_security`): with no members named, CouchDB 3 lets only server admins in;
-    PouchDB Server lets anyone in."""
-
-    admins: Names = Names()
-    """Who may change the database's design documents and security."""
-    members: Names = Names()
-    """Who may read and write its documents."""
-
-
-@dataclass(frozen=True)
-class Check:
-    """What a *Test* of the sync settings found, step by step, and the first problem in words.
-
-    Each step runs only when the one before it went well; a step not run is None."""
-
-    reachable: bool
-    """The server answered (even if it refused)."""
-    signed_in: bool | None = None
-    """The user name and password were accepted; None if the address gives none."""
-    database: bool | None = None
-    """The database exists (and the user may use it)."""
-    may_create: bool = False
-    """The user is a server admin: a missing database can be created (`create_database`)."""
-    cors: bool | None = None
-    """The server's CORS settings let this page in: a browser only, None elsewhere."""
-    version: str | None = None
-    """The server's version, once it answered."""
-    problem: SyncError | None = None
-    """The first thing wrong (`Translator.say(problem)` says it); None: syncing can start."""
-
-    @property
-    def ok(self) -> bool:
-        """Everything needed to sync is in place."""
-        return self.problem is None
-
 
 class CouchClient:
     """One database on one server, through a `Transport`. Use it from one event loop, and close it
@@ -286,63 +134,17 @@ class CouchClient:
             return False
         raise await self._refused(answer, "PUT /{db}", database=False)
 
-    async def security(self) -> Security:
-        """`GET /{db}/_security`: who may use the database."""
-        answer = await self._send("GET", self._db + "/_security")
-        if answer.status != 200:
-            raise await self._refused(answer, "GET /{db}/_security")
-        found = self._object(self._parse(answer), "_security")
-        return Security(admins=self._names(found.get("admins"), "_security admins"),
-                        members=self._names(found.get("members"), "_security members"))
-
-    async def put_security(self, security: Security) -> None:
-        """`PUT /{db}/_security`: set who may use the database (a database admin or server admin only)."""
-        body = {part: {"names": list(names.names), "roles": list(names.roles)}
-                for part, names in (("admins", security.admins), ("members", security.members))}
-        answer = await self._send("PUT", self._db + "/_security", body=body)
-        if answer.status != 200:
-            raise await self._refused(answer, "PUT /{db}/_security")
-
     # --- documents -----------------------------------------------------------------------------------
 
-    async def get(self, doc_id: str, *, rev: str | None = None, conflicts: bool = False,
-                  revs: bool = False) -> Doc | None:
-        """`GET /{db}/{id}`: the winning revision (or `rev`), None if there is no such document or it was
-        deleted. `conflicts` adds `_conflicts` (the other leaf revisions), `revs` adds `_revisions` (its
-        history). A `_local/…` id reads a local document (a checkpoint: never replicated)."""
-        query: dict[str, str] = {}
-        if rev is not None:
-            query["rev"] = _checked_rev(rev)
-        if conflicts:
-            query["conflicts"] = "true"
-        if revs:
-            query["revs"] = "true"
-        answer = await self._send("GET", self._doc_path(doc_id), query=query, max_bytes=MAX_DOCUMENT_BYTES)
+    async def get(self, doc_id: str) -> Doc | None:
+        """`GET /{db}/{id}`: the winning revision, None if there is no such document or it was deleted. A
+        `_local/…` id reads a local document (never replicated: the group's mark)."""
+        answer = await self._send("GET", self._doc_path(doc_id), max_bytes=MAX_DOCUMENT_BYTES)
         if answer.status == 404 and self._missing_document(answer):
             return None
         if answer.status != 200:
             raise await self._refused(answer, "GET /{db}/{id}")
         return self._doc(self._parse(answer), "GET /{db}/{id}", doc_id)
-
-    async def open_revs(self, doc_id: str, revs: Sequence[str] | None = None) -> list[Doc]:
-        """`GET /{db}/{id}?open_revs=…&revs=true`: the given revisions of a document (every leaf if None),
-        each with its history (`_revisions`); revisions the server lacks are left out."""
-        which = "all" if revs is None else json.dumps([_checked_rev(r) for r in _bounded(revs)])
-        answer = await self._send("GET", self._doc_path(doc_id), query={"open_revs": which, "revs": "true"},
-                                  max_bytes=MAX_BATCH_BYTES)
-        if answer.status == 404 and self._missing_document(answer):
-            return []
-        if answer.status != 200:
-            raise await self._refused(answer, "GET /{db}/{id}?open_revs")
-        found = self._list(self._parse(answer), "open_revs")
-        docs = []
-        for k, entry in enumerate(found):
-            entry = self._object(entry, f"open_revs[{k}]")
-            if "ok" in entry:
-                docs.append(self._doc(entry["ok"], f"open_revs[{k}].ok", doc_id))
-            elif not (isinstance(entry.get("missing"), str)):
-                raise self._shape(f"open_revs[{k}]")
-        return docs
 
     async def put(self, doc: Doc) -> Written | Conflict:
         """`PUT /{db}/{id}`: store `doc` (its `_id`; its `_rev` when it changes a stored document).
@@ -353,21 +155,12 @@ class CouchClient:
         answer = await self._send("PUT", self._doc_path(doc_id), body=doc)
         return await self._written(answer, doc_id, "PUT /{db}/{id}")
 
-    async def delete(self, doc_id: str, rev: str) -> Written | Conflict:
-        """`DELETE /{db}/{id}?rev=…`: a deletion is a new revision (a tombstone), replicated like any."""
-        answer = await self._send("DELETE", self._doc_path(doc_id), query={"rev": _checked_rev(rev)})
-        return await self._written(answer, doc_id, "DELETE /{db}/{id}")
-
-    async def bulk_docs(self, docs: Sequence[Doc], *, new_edits: bool = True) -> list[Written | Conflict | Rejected]:
-        """`POST /{db}/_bulk_docs`: many writes in one request, each judged on its own.
-
-        With `new_edits=False` the documents keep the `_rev` (and `_revisions`) they carry, as replication
-        writes them: nothing conflicts, a second leaf simply joins the tree. CouchDB then answers only the
-        documents it refused (often none)."""
+    async def bulk_docs(self, docs: Sequence[Doc]) -> list[Written | Conflict | Rejected]:
+        """`POST /{db}/_bulk_docs`: many writes in one request, each judged on its own."""
         for doc in _bounded(docs):
             if not isinstance(doc.get("_id"), str):
                 raise TypeError("every document of a bulk write needs an _id")
-        answer = await self._send("POST", self._db + "/_bulk_docs", body={"docs": list(docs), "new_edits": new_edits},
+        answer = await self._send("POST", self._db + "/_bulk_docs", body={"docs": list(docs)},
                                   max_bytes=MAX_BATCH_BYTES)
         if answer.status not in (200, 201, 202):
             raise await self._refused(answer, "POST /{db}/_bulk_docs")
@@ -392,95 +185,22 @@ class CouchClient:
                 raise self._shape(where + ".error")
         return outcomes
 
-    async def bulk_get(self, wanted: Sequence[tuple[str, str | None]], *, revs: bool = False) -> list[Doc]:
-        """`POST /{db}/_bulk_get`: documents by (id, revision), the winner where the revision is None;
-        `revs` adds each one's history (`_revisions`). What the server lacks is left out."""
-        asked = {doc_id for doc_id, _ in _bounded(wanted)}
-        body = {"docs": [{"id": doc_id} if rev is None else {"id": doc_id, "rev": _checked_rev(rev)}
-                         for doc_id, rev in wanted]}
-        answer = await self._send("POST", self._db + "/_bulk_get", query={"revs": "true"} if revs else None,
-                                  body=body, max_bytes=MAX_BATCH_BYTES)
-        if answer.status != 200:
-            raise await self._refused(answer, "POST /{db}/_bulk_get")
-        results = self._object(self._parse(answer), "_bulk_get").get("results")
-        docs = []
-        for k, result in enumerate(self._list(results, "_bulk_get results")):
-            where = f"_bulk_get results[{k}]"
-            result = self._object(result, where)
-            doc_id = self._id(result.get("id"), where + ".id")
-            if doc_id not in asked:
-                raise self._shape(where + ".id")
-            for n, entry in enumerate(self._list(result.get("docs"), where + ".docs")):
-                entry = self._object(entry, f"{where}.docs[{n}]")
-                if "ok" in entry:  # else "error" (missing), or {} from PouchDB Server
-                    docs.append(self._doc(entry["ok"], f"{where}.docs[{n}].ok", doc_id))
-        return docs
-
-    async def all_docs(self, keys: Sequence[str]) -> dict[str, Doc | None]:
-        """`POST /{db}/_all_docs?include_docs=true&conflicts=true`: the winning revision of each id (with
-        `_conflicts`), None for an id with no document or a deleted one."""
-        asked = [self._id(key, "keys") for key in _bounded(keys)]
-        answer = await self._send("POST", self._db + "/_all_docs", query={"include_docs": "true", "conflicts": "true"},
-                                  body={"keys": asked}, max_bytes=MAX_BATCH_BYTES)
-        if answer.status != 200:
-            raise await self._refused(answer, "POST /{db}/_all_docs")
-        rows = self._list(self._object(self._parse(answer), "_all_docs").get("rows"), "_all_docs rows")
-        if len(rows) > len(asked):
-            raise self._shape("_all_docs rows")
-        found: dict[str, Doc | None] = {key: None for key in asked}
-        for k, row in enumerate(rows):
-            where = f"_all_docs rows[{k}]"
-            row = self._object(row, where)
-            key = row.get("key")
-            if not isinstance(key, str) or key not in found:
-                raise self._shape(where + ".key")
-            doc = row.get("doc")
-            if "error" not in row and doc is not None:
-                found[key] = self._doc(doc, where + ".doc", key)
-        return found
-
-    async def revs_diff(self, revs: Mapping[str, Sequence[str]]) -> dict[str, tuple[str, ...]]:
-        """`POST /{db}/_revs_diff`: of these revisions, which the server lacks (id -> revisions); ids it
-        has every revision of are left out."""
-        asked = {self._id(doc_id, "_revs_diff"): {_checked_rev(r) for r in doc_revs}
-                 for doc_id, doc_revs in _bounded_map(revs).items()}
-        answer = await self._send("POST", self._db + "/_revs_diff", body={k: sorted(v) for k, v in asked.items()},
-                                  max_bytes=MAX_BATCH_BYTES)
-        if answer.status != 200:
-            raise await self._refused(answer, "POST /{db}/_revs_diff")
-        missing: dict[str, tuple[str, ...]] = {}
-        for doc_id, entry in self._object(self._parse(answer), "_revs_diff").items():
-            if doc_id not in asked:  # an id the server made up: not named, it could say anything
-                raise self._shape("_revs_diff")
-            where = "_revs_diff " + doc_id[:60]
-            lacks = self._list(self._object(entry, where).get("missing"), where + ".missing")
-            if not all(isinstance(rev, str) and rev in asked[doc_id] for rev in lacks):
-                raise self._shape(where + ".missing")
-            if lacks:
-                missing[doc_id] = tuple(lacks)
-        return missing
-
     # --- the changes feed ----------------------------------------------------------------------------
 
-    async def changes(self, since: Seq = 0, *, limit: int = 100, include_docs: bool = False, conflicts: bool = False,
-                      all_revs: bool = True, longpoll: bool = False, wait: float = LONGPOLL_WAIT) -> Changes:
+    async def changes(self, since: Seq = 0, *, limit: int = 100, include_docs: bool = False, longpoll: bool = False,
+                      wait: float = LONGPOLL_WAIT) -> Changes:
         """`GET /{db}/_changes`: what changed after `since` (a `last_seq` this feed gave; 0 from the start;
         `"now"` from here on), at most `limit` documents.
 
-        `all_revs` lists every leaf revision (`style=all_docs`), so a conflict shows; `include_docs` adds
-        each winning revision (`conflicts` its `_conflicts` too). With `longpoll` the server holds the
+        Each change names its winning revision; `include_docs` adds the document. With `longpoll` the server holds the
         request until something changes or `wait` seconds pass; the client waits `LONGPOLL_GRACE` more,
         and then calls the feed quiet (`Changes.quiet`). No heartbeat is asked for.
         """
         if not _is_seq(since) or not 1 <= limit <= MAX_BATCH:
             raise ValueError("since is a sequence the feed gave (or 0, or 'now'); limit is 1 to MAX_BATCH")
         query: dict[str, str] = {"since": str(since), "limit": str(limit)}
-        if all_revs:
-            query["style"] = "all_docs"
         if include_docs:
             query["include_docs"] = "true"
-            if conflicts:
-                query["conflicts"] = "true"
         deadline = self.timeout
         if longpoll:
             query.update(feed="longpoll", timeout=str(int(wait * 1000)))
@@ -663,20 +383,13 @@ class CouchClient:
         return value
 
     def _doc(self, value: Any, where: str, doc_id: str | None = None) -> Doc:
-        """A document whose `_id`, `_rev`, `_deleted`, `_conflicts` and `_revisions` are what CouchDB writes."""
+        """A document whose `_id`, `_rev` and `_deleted` are what CouchDB writes."""
         doc = self._object(value, where)
         if self._id(doc.get("_id"), where + "._id") != (doc_id if doc_id is not None else doc["_id"]):
             raise self._shape(where + "._id")
         self._rev(doc.get("_rev"), where + "._rev")
         if not isinstance(doc.get("_deleted", False), bool):
             raise self._shape(where + "._deleted")
-        for k, rev in enumerate(self._list(doc.get("_conflicts", []), where + "._conflicts")):
-            self._rev(rev, f"{where}._conflicts[{k}]")
-        if "_revisions" in doc:
-            history = self._object(doc["_revisions"], where + "._revisions")
-            start, ids = history.get("start"), self._list(history.get("ids"), where + "._revisions.ids")
-            if not _is_count(start) or not all(isinstance(h, str) and HASH.fullmatch(h) for h in ids):
-                raise self._shape(where + "._revisions")
         return doc
 
     def _session(self, value: Any) -> Session:
@@ -685,15 +398,6 @@ class CouchClient:
         if not (name is None or isinstance(name, str)) or not all(isinstance(r, str) for r in roles):
             raise self._shape("_session userCtx")
         return Session(name, tuple(roles))
-
-    def _names(self, value: Any, where: str) -> Names:
-        if value is None:
-            return Names()
-        part = self._object(value, where)
-        names, roles = part.get("names", []), part.get("roles", [])
-        if not all(isinstance(x, list) and all(isinstance(s, str) for s in x) for x in (names, roles)):
-            raise self._shape(where)
-        return Names(tuple(names), tuple(roles))
 
     def _changes(self, value: Any, limit: int) -> Changes:
         feed = self._object(value, "_changes")
@@ -738,21 +442,9 @@ def _is_quiet(exc: SyncError) -> bool:
     return b'{"results":['.startswith(re.sub(rb"\s+", b"", got.body))
 
 
-def _checked_rev(rev: str) -> str:
-    if not isinstance(rev, str) or not REV.fullmatch(rev):
-        raise ValueError(f"not a revision: {rev!r}")
-    return rev
-
-
 def _bounded(items: Sequence[Any]) -> Sequence[Any]:
     if len(items) > MAX_BATCH:
         raise ValueError(f"at most {MAX_BATCH} items in one request, not {len(items)}")
-    return items
-
-
-def _bounded_map(items: Mapping[str, Any]) -> Mapping[str, Any]:
-    if len(items) > MAX_BATCH:
-        raise ValueError(f"at most {MAX_BATCH} documents in one request, not {len(items)}")
     return items
 
 

@@ -1,13 +1,20 @@
-"""Why talking to a CouchDB server failed, as one family of errors with a sentence for each reason."""
+"""Why talking to a CouchDB server failed, as one family of errors with a sentence for each reason, and the
+answer (`Answer`) a failure may carry."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 from ..engine.messages import SaidError, Says
 
-if TYPE_CHECKING:
-    from .transport import Answer
+
+class Answer(NamedTuple):
+    """What a server answered: its status, its headers (names in lower case) and its body."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
 
 
 class SyncSays(Says):

@@ -54,7 +54,7 @@ class CouchRemote:
 
     async def changes(self, since: str | None, limit: int) -> tuple[list[Any], str, bool]:
         batch = await self.client.changes(since if since is not None else 0, limit=min(limit, MAX_BATCH),
-                                          include_docs=True, all_revs=False)
+                                          include_docs=True)
         docs = [c.doc for c in batch.results
                 if c.doc is not None and not c.deleted and not c.id.startswith(DESIGN)]
         more = bool(batch.pending) if batch.pending is not None else len(batch.results) >= limit
@@ -62,7 +62,7 @@ class CouchRemote:
 
     async def wait(self, since: str, seconds: float) -> bool:
         """Hold a longpoll until something is written after `since`, or `seconds` pass."""
-        batch = await self.client.changes(since, limit=1, longpoll=True, wait=seconds, all_revs=False)
+        batch = await self.client.changes(since, limit=1, longpoll=True, wait=seconds)
         return bool(batch.results)
 
     async def aclose(self) -> None:

@@ -13,22 +13,14 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from ..formats.matchfile import size
-from .errors import SyncError, SyncSays
+from .errors import Answer, SyncError, SyncSays
 
 if TYPE_CHECKING:
     import httpx
-
-
-class Answer(NamedTuple):
-    """What a server answered: its status, its headers (names in lower case) and its body."""
-
-    status: int
-    headers: Mapping[str, str]
-    body: bytes
 
 
 class Transport(Protocol):

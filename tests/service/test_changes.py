@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from companion.engine.live import LiveHand, Tap, TapKind
 from companion.records import MatchRecord, TrailAction
-from companion.service.diff import changes_since
-from companion.service import changes as ch
+from companion.changes import changes_since
+from companion import changes as ch
 from tests.storage.builders import IMPOSSIBLE, hand_for, new_match
 
 MATCH = "ab" * 16

@@ -1,6 +1,6 @@
 """The diff: what a device's own match holds that the shared documents it knows do not say, as new documents
 (`changes_since`). A round compares each match changed here with what its documents add up to
-(`changes.project`); deleting and bringing back are told at once (`Library.told`). See docs/sync.md."""
+(`projection.project`); deleting and bringing back are told at once (`Library.told`). See docs/sync.md."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from ..engine.live import TapKind
 from ..records import MatchRecord, TrailAction
-from .changes import Change, Projection, hand, start, status, tap, undo, untap
+from .documents import Change, hand, start, status, tap, undo, untap
+from .projection import Projection
 
 
 def changes_since(p: Projection, record: MatchRecord, deleted: bool, at: str, device: str,

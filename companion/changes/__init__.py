@@ -1,0 +1,43 @@
+"""The sync domain, on its own floor: a match as the changes made to it. The documents a group's phones
+share, how they add up to a match, and which changes a device's own match holds that the shared ones do
+not yet.
+
+Every document says one thing that happened and is never changed afterwards ("append, don't rewrite"): a
+match started, a hand saved (or a new version of one), a hand taken back, a live tap, a tap taken back, a
+match stopped or taken up again, a choice between two versions of a hand. Two phones never write the same
+document about different things, so a replicating database never has to pick a winner between them; what
+two phones did apart adds up by the rules of `project`:
+
+- different hands, taps and edits all count, in slot order (a hand's slot is its place in the match when
+  it was saved); a version withdrawn (undone, or not chosen) stays in the trail;
+- two versions of the same hand that say the same thing are one hand, never two;
+- two versions of the same hand that differ are a `Conflict`: the earlier counts until the table chooses
+  (one of them, or both in turn), and the other is shown beside it;
+- a tap counts for the hand in progress; one meant for a hand already saved does not change that hand;
+- stopping or taking up a match: the latest says (by logical clock, `Change.clock`; never by a device's own
+  clock).
+
+A device never edits these documents by hand: after its own match changed, `changes_since` compares it
+with the sum of the documents it knows and writes the documents that would make them equal (deleting and
+bringing back are told at once, `Library.told`). So whatever happened on the device (a save, an undo, an
+edit, a tap, an import), and however the app was stopped in between, the next comparison sends it; and a
+document sent twice has the same id, so it counts once.
+
+The package is pure code below the service and storage (tests/test_layering.py): `documents` (making and
+reading them), `projection` (adding them up), `diff` (what a device's match says that they do not), `limits`
+(their bounds and a round's).
+"""
+
+from __future__ import annotations
+
+from .diff import changes_since
+from .documents import (MATCH_ID, Change, ChangeError, ChangeSays, Kind, choice, from_doc, hand, stamped, start,
+                        status, tap, undo, untap)
+from .limits import FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_PAGES, MAX_SLOTS, RECEIVE_BATCH, SEND_BATCH
+from .projection import (Conflict, Projection, Version, is_start_readable, match_of, names_of, project,
+                         record_of)
+
+__all__ = ["FORMAT", "MATCH_ID", "MAX_BODY_CHARS", "MAX_CLOCK", "MAX_PAGES", "MAX_SLOTS", "RECEIVE_BATCH",
+           "SEND_BATCH", "Change", "ChangeError", "ChangeSays", "Conflict", "Kind", "Projection", "Version",
+           "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of", "names_of", "project",
+           "record_of", "stamped", "start", "status", "tap", "undo", "untap"]
