@@ -120,7 +120,7 @@ def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker
                   changed=lambda: runner_box[0].poke() if runner_box else None)
     services = replace(services, sync=sync, group=group)
     parts = Parts(storage, services, HistoryCache(), clock)
-    runner = SyncRunner(sync, group, lambda: files.changes, parts.tell)
+    runner = SyncRunner(sync, group, files.on_change, parts.tell)
     runner_box.append(runner)
     parts.runner = runner
     return parts

@@ -96,6 +96,16 @@ def project(changes: Iterable[Change]) -> Projection:
                       next_slot=next_slot, generations=heads.generations, unreadable=unreadable)
 
 
+def may_conflict(changes: Iterable[Change]) -> bool:
+    """False when `project` could find no conflict in these changes, known without reading a hand: no slot
+    has two versions that no other version replaces. Cheap (no hand is scored), so a device can count the
+    conflicts it holds over a decade's matches and project only the few where one may be."""
+    hands = [c for c in changes if c.kind is Kind.HAND]
+    replaced = {c.body.get("base") for c in hands}
+    slots = [c.body["slot"] for c in hands if c.id not in replaced]
+    return len(slots) != len(set(slots))
+
+
 def _versions(saved: Iterable[Change], header: Match | None) -> tuple[dict[str, Version], tuple[ChangeError, ...]]:
     """Every hand document that can count, by id; and those that cannot (unreadable, or a hand that cannot be
     right under the match's rules: it never counts, and is said)."""

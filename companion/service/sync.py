@@ -74,7 +74,8 @@ class Report:
     (a hand saved differently elsewhere, or the table's choice, may leave this device's match as it was and
     still be news: a conflict to show, or one to take away)."""
     conflicts: int = 0
-    """Hands saved differently on two devices, waiting for the table to choose."""
+    """Hands saved differently on two devices, waiting for the table to choose: every one this device holds
+    after the round (`Sync.open_conflicts`), not only those the round moved."""
     unreadable: list[ch.ChangeError] = field(default_factory=list)
     """Documents that could not count, and why."""
     started_over: Message | None = None
@@ -87,7 +88,6 @@ class Report:
         self.received += other.received
         self.stored |= other.stored
         self.heard |= other.heard
-        self.conflicts = other.conflicts or self.conflicts
         self.unreadable += other.unreadable
         self.started_over = other.started_over or self.started_over
 
@@ -105,6 +105,10 @@ class Sync:
         self._group = 0
         """Moves when the device joins another group or leaves (`forget_group`): a round that began with the
         group before stops before it keeps anything more (its answers are the old group's)."""
+        self._open: dict[str, int] | None = None
+        """Open conflicts per match, from the documents held (None: not counted since the process started)."""
+        self._recount: set[str] = set()
+        """Matches whose documents changed since they were counted."""
 
     def forget_group(self) -> None:
         """Forget what was known of the group (joining another, or leaving): under the round's lock, so a round
@@ -113,6 +117,7 @@ class Sync:
         with self._lock:
             self._group += 1
             self.replica.forget()
+            self._open = None
 
     def _still(self, group: int) -> None:
         """Inside the lock: stop a round whose group was forgotten since it began."""
@@ -153,6 +158,7 @@ class Sync:
                     new += made
             if new:
                 self.replica.keep(new, sent=False)
+                self._recount |= {c.match for c in new}
                 self.replica.set_taps_sent(taps)
             if stamps:
                 self.replica.set_compared(stamps)
@@ -240,6 +246,7 @@ class Sync:
             self.replica.set_checkpoint(seq)
             report.received += len(fresh)
             report.heard |= {c.match for c in fresh}
+            self._recount |= {c.match for c in fresh}
             self._store({c.match for c in fresh}, report)
         return more
 
@@ -248,10 +255,8 @@ class Sync:
         stamps: dict[str, str] = {}
         later: set[str] = set()
         for match_id in sorted(match_ids):
-            stored, conflicts = self._settle(match_id, stamps, later)
-            if stored:
+            if self._settle(match_id, stamps, later):
                 report.stored.add(match_id)
-            report.conflicts += conflicts
         if stamps:
             self.replica.set_compared(stamps)
         self.replica.settled(match_ids - later)  # changed here meanwhile: stored next round, once compared
@@ -277,6 +282,7 @@ class Sync:
             if there == known and not older:
                 return None
             self.replica.start_over(there)
+            self._open = None
             return GroupSays.STARTED_OVER.of()
 
     async def once(self, remote: Remote) -> Report:
@@ -293,12 +299,13 @@ class Sync:
                 report.sent += await self.send(remote, group)
         except GroupChanged:  # joined another group, or left, meanwhile: the next round is the new group's
             report.group_changed = True
+        report.conflicts = self.open_conflicts()
         return report
 
     # --- one match: the documents into this device's match -------------------------------------------
-    def settle(self, match_id: str) -> tuple[bool, int]:
+    def settle(self, match_id: str) -> bool:
         """Store the match as its documents add it up, when that differs from this device's (which is first
-        compared, so nothing of its own is lost); (whether it was stored, conflicts waiting)."""
+        compared, so nothing of its own is lost); whether it was stored."""
         with self._lock:
             stamps: dict[str, str] = {}
             outcome = self._settle(match_id, stamps, set())
@@ -306,42 +313,57 @@ class Sync:
                 self.replica.set_compared(stamps)
             return outcome
 
-    def _settle(self, match_id: str, stamps: dict[str, str], later: set[str]) -> tuple[bool, int]:
+    def _settle(self, match_id: str, stamps: dict[str, str], later: set[str]) -> bool:
         """`settle`, the stamp of a match stored put in `stamps` (the caller keeps them, once for many), a match
         changed here since it was compared put in `later`."""
         p = ch.project(self.replica.known(match_id))
         if p.start is None or not ch.is_start_readable(p):
-            return False, 0
+            return False
         with self.storage.lock:  # no phone's write between reading the match, storing it and its stamp
             try:
                 current: MatchRecord | None = self.storage.get(match_id)
             except NoSuchMatch:
                 current = None
             except DamagedMatch:
-                return False, len(p.conflicts)
+                return False
             if p.deleted:
                 if current is not None:
                     self.storage.delete(match_id)
-                    return True, 0
-                return False, 0
+                    return True
+                return False
             try:
                 shared = ch.record_of(p, match_id, current.player_ids if current is not None else ())
             except ch.ChangeError:
-                return False, len(p.conflicts)
+                return False
             if current is not None:
                 shared = replace(shared, trail=_merged_trail(current.trail, shared.trail))
             if current is not None and _same(shared, current):
-                return False, len(p.conflicts)
+                return False
             if current is not None and self.replica.compared(match_id) != self.storage.updated(match_id):
                 later.add(match_id)
-                return False, len(p.conflicts)  # changed here since it was compared: the next round first says so
+                return False  # changed here since it was compared: the next round first says so
             expected: Revision | None = current.revision if current is not None else None
             stored = self.table.apply_shared(shared, expected)
             if stored is not None:
                 stamp = self.storage.updated(match_id)
                 if stamp is not None:
                     stamps[match_id] = stamp
-            return stored is not None, len(p.conflicts)
+            return stored is not None
+
+    def open_conflicts(self) -> int:
+        """Hands saved differently on two devices that the table has not chosen between yet, over every match
+        this device holds of the group: from what it holds, not from what the last round moved, so the count
+        stays while a conflict is open and goes when it is chosen, here or elsewhere. Counted once a process
+        (only matches where one may be are projected: `changes.may_conflict`), then per match changed."""
+        with self._lock:
+            if self._open is None:
+                self._open, self._recount = {}, set(self.replica.matches())
+            for match_id in self._recount:
+                known = self.replica.known(match_id)
+                p = ch.project(known) if ch.may_conflict(known) else None
+                self._open[match_id] = len(p.conflicts) if p is not None and not p.deleted else 0
+            self._recount = set()
+            return sum(self._open.values())
 
     def refused(self) -> list[tuple[str, str]]:
         """This device's changes the group's server refused, as (match id, the server's word for why), from what
@@ -369,8 +391,8 @@ class Sync:
             made, = ch.stamped(known, [ch.choice(match_id, slot, tuple(keep), drop, self.clock(), self.replica.device)])
             self.gather([match_id])
             self.replica.keep([made], sent=False)
-            stored, _ = self.settle(match_id)
-            return stored
+            self._recount.add(match_id)
+            return self.settle(match_id)
 
 
 def _behind(seq: str, checkpoint: str | None) -> bool:

@@ -3,23 +3,27 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from tinydb.storages import Storage
 
 from ..service.ports import DiskFault
+
+log = logging.getLogger(__name__)
 
 TEMP_SUFFIX = ".tmp"
 """Temporary files are `.<name>.<random>.tmp` beside the file they will replace."""
 changes = 0
 """How many files this process has replaced or moved: the browser build flushes to IndexedDB when it moved on
 (`storage/browser.py`)."""
+_listeners: list[Callable[[], None]] = []
 
 
 class CorruptFile(ValueError):
@@ -93,6 +97,22 @@ def folder_syncs_at_end() -> Iterator[None]:
 def _changed() -> None:
     global changes
     changes += 1
+    for listener in tuple(_listeners):
+        try:
+            listener()
+        except Exception:  # a listener's bug must not fail the write that already happened
+            log.exception("a listener to this device's writes failed")
+
+
+def on_change(listener: Callable[[], None]) -> Callable[[], None]:
+    """Call `listener` after every file this process replaces or moves, in the writer's thread and context (it
+    must be quick: the sync runner only wakes its loop). Returns what takes the listener away again."""
+    _listeners.append(listener)
+
+    def stop() -> None:
+        if listener in _listeners:
+            _listeners.remove(listener)
+    return stop
 
 
 def write_many(items: list[tuple[Path, bytes]], *, folders_now: bool = False) -> None:

@@ -9,10 +9,12 @@ screens read the local store, which a round only writes through the service's re
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,8 +30,14 @@ log = logging.getLogger(__name__)
 
 LONGPOLL_SECONDS = 20.0
 """How long one longpoll asks the server to hold it before it answers with no change."""
-LOCAL_CHECK_SECONDS = 0.2
-"""How often the loop looks whether this device wrote something (a counter: nothing is read)."""
+_IN_ROUND: contextvars.ContextVar[bool] = contextvars.ContextVar("xeri_sync_in_round", default=False)
+"""Set while a round runs: what the round itself writes (what it received, its checkpoint) is not news for
+the next round. A ContextVar, so it holds in the round's task and the threads it hands work to, and not in
+a page's task that saves a hand meanwhile (the browser build runs both on one loop)."""
+
+Listen = Callable[[Callable[[], None]], Callable[[], None]]
+"""Subscribe to this device's writes: `listen(wake)` calls `wake()` after each, and returns what ends it
+(`storage.files.on_change`)."""
 BACKOFF_SECONDS = (1, 2, 5, 10, 20, 30, 60)
 """Waits before trying again after a failed round, longer each time (a press of Sync now starts at once)."""
 
@@ -76,18 +84,22 @@ class Status:
 class SyncRunner:
     """The loop (see the module). `poke()` starts a round at once; `stop()` ends the loop."""
 
-    def __init__(self, sync: Sync, group: Group, changed_here: Callable[[], int],
+    def __init__(self, sync: Sync, group: Group, listen: Listen,
                  after_round: Callable[[Report], Awaitable[None] | None] | None = None):
         self.sync = sync
         self.group = group
-        self.changed_here = changed_here
-        """A number that moves whenever this device writes (`storage.files.changes`)."""
+        self.listen = listen
+        """How the loop hears of this device's writes (`storage.files.on_change`): it sleeps until one comes,
+        a person presses Sync now, or the group's database changes; it never polls."""
         self.after_round = after_round
         """Told what each round stored (the front door shows it on the phones, and in a browser keeps it)."""
         self.status = Status()
         self._stop = False
         self._poked = False
+        self._wrote = False
         self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake: asyncio.Event | None = None
 
     # --- control --------------------------------------------------------------------------------------
     def start_thread(self) -> None:
@@ -96,16 +108,57 @@ class SyncRunner:
         self._thread.start()
 
     def poke(self) -> None:
-        """Sync now: the group changed, or a person asked."""
+        """Sync now: the group changed, or a person asked (from any thread)."""
         self._poked = True
+        self._wake_up()
 
     def stop(self, wait: float = 5.0) -> None:
         self._stop = True
+        self._wake_up()
         if self._thread is not None:
             self._thread.join(wait)
 
+    def _written(self) -> None:
+        """This device wrote a file (in the writer's thread): news for a round, unless the round wrote it."""
+        if not _IN_ROUND.get():
+            self._wrote = True
+            self._wake_up()
+
+    def _wake_up(self) -> None:
+        loop, wake = self._loop, self._wake
+        if loop is None or wake is None:
+            return  # not running yet: the loop's first round comes anyway
+        try:
+            loop.call_soon_threadsafe(wake.set)
+        except RuntimeError:  # the loop has ended
+            pass
+
+    def _news(self) -> bool:
+        """Is there a reason for a round now? Takes the news it answers (the wake-up, a write, Sync now): the
+        round that follows, or the pause with no group, has seen it, so the loop never spins on old news."""
+        if self._wake is not None:
+            self._wake.clear()
+        news = self._stop or self._poked or self._wrote
+        self._poked = self._wrote = False
+        return news
+
     # --- the loop ---------------------------------------------------------------------------------------
     async def run(self) -> None:
+        async with self.awake():
+            await self._rounds()
+
+    @contextlib.asynccontextmanager
+    async def awake(self) -> AsyncIterator[None]:
+        """While the loop runs on this event loop: this device's writes, Sync now and stop wake it."""
+        self._loop, self._wake = asyncio.get_running_loop(), asyncio.Event()
+        unlisten = self.listen(self._written)
+        try:
+            yield
+        finally:
+            unlisten()
+            self._loop = self._wake = None
+
+    async def _rounds(self) -> None:
         failures = 0
         while not self._stop:
             address = self.group.address()
@@ -132,10 +185,10 @@ class SyncRunner:
         """Rounds for as long as the group stays the same: one now, then one whenever this device writes or
         the group's database changes (a longpoll)."""
         while not self._stop and self.group.address() == address:
-            self._poked = False
+            self._poked = self._wrote = False
             self.status = Status("syncing", self.status.at, None, self.status.waiting, self.status.conflicts,
                                  self.status.started_over)
-            report = await self.sync.once(remote)
+            report = await self._round(remote)
             started_over = ((time.time(), report.started_over) if report.started_over is not None
                             else self.status.started_over)
             self.status = Status("ok", time.time(), None, len(self.sync.replica.unsent(1000)), report.conflicts,
@@ -146,16 +199,22 @@ class SyncRunner:
                     await done
             await self._until_something(remote)
 
+    async def _round(self, remote: CouchRemote) -> Report:
+        token = _IN_ROUND.set(True)
+        try:
+            return await self.sync.once(remote)
+        finally:
+            _IN_ROUND.reset(token)
+
     async def _until_something(self, remote: CouchRemote) -> None:
-        seen = self.changed_here()
+        """Sleep until this device writes, a person presses Sync now, or the group's database changes (the
+        longpoll answers, or fails: then the round fails and the loop tries again after a pause)."""
         since = self.sync.replica.checkpoint or "0"
         waiting = asyncio.ensure_future(remote.wait(since, LONGPOLL_SECONDS))
         try:
-            while not waiting.done():
-                if self._stop or self._poked or self.changed_here() != seen:
-                    return
-                await asyncio.sleep(LOCAL_CHECK_SECONDS)
-            waiting.result()  # a failed longpoll fails the round: the loop tries again after a pause
+            await self._sleep(waiting)
+            if waiting.done():
+                waiting.result()
         finally:
             if not waiting.done():
                 waiting.cancel()
@@ -167,8 +226,19 @@ class SyncRunner:
     async def _pause(self, seconds: float) -> None:
         """Wait before trying again; a person's Sync now, the network back (the browser's `online`), or a
         change saved here meanwhile tries at once (a save must not wait out a minute's back-off)."""
-        end = time.monotonic() + seconds
-        seen = self.changed_here()
-        while (not self._stop and not self._poked and self.changed_here() == seen
-               and time.monotonic() < end):
-            await asyncio.sleep(LOCAL_CHECK_SECONDS)
+        timer = asyncio.ensure_future(asyncio.sleep(seconds))
+        try:
+            await self._sleep(timer)
+        finally:
+            timer.cancel()
+
+    async def _sleep(self, until: asyncio.Future[Any]) -> None:
+        """Until `until` is done or there is news (`_news`), whichever is first; `until` is left running."""
+        wake = self._wake
+        assert wake is not None, "the runner's loop is not running"
+        while not self._news() and not until.done():
+            woken = asyncio.ensure_future(wake.wait())
+            try:
+                await asyncio.wait((until, woken), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                woken.cancel()

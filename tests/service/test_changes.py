@@ -101,6 +101,20 @@ def test_the_same_hand_saved_the_same_way_on_two_phones_apart_is_one_hand():
     assert len(a.record().match.hands) == 3 and a.project().conflicts == ()
 
 
+def test_a_conflict_is_looked_for_only_where_two_versions_of_a_hand_stand_side_by_side():
+    a = Device("A")
+    a.write(record(hands=3))
+    edited = a.record().match
+    a.write(replace(a.record(), match=replace(edited, hands=(hand_for(9),) + edited.hands[1:])))  # an edit
+    assert not ch.may_conflict(a.docs.values()) and a.project().conflicts == ()
+    b = Device("B", a.docs.values())
+    base = a.record().match
+    a.write(replace(a.record(), match=replace(base, hands=base.hands + (hand_for(7),))))
+    b.write(replace(b.record(), match=replace(base, hands=base.hands + (hand_for(8),))))
+    a.hear(b)
+    assert ch.may_conflict(a.docs.values()) and len(a.project().conflicts) == 1
+
+
 def test_the_same_hand_saved_differently_on_two_phones_apart_is_a_conflict_until_the_table_chooses():
     a = Device("A")
     a.write(record(hands=2))

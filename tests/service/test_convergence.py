@@ -237,6 +237,8 @@ class Group(RuleBasedStateMachine):
         assert all(s == seen[0] for s in seen), _differences(seen)
         for shown, was in zip(seen, before):   # nothing a device held before is gone, unless deleted
             assert set(was) - set(shown) <= self._deleted(), (set(was) - set(shown))
+        for device, shown in zip(self.devices, seen):  # the Sync screen's count is the conflicts it shows
+            assert device.sync.open_conflicts() == sum(v[3] for v in shown.values())
 
     def teardown(self) -> None:
         try:

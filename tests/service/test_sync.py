@@ -122,6 +122,26 @@ def test_the_same_hand_saved_differently_offline_is_a_conflict_the_table_resolve
         assert any(t.before == loser.entry for t in rec.trail)                  # the other stays in the trail
 
 
+def test_the_open_conflict_count_is_what_the_device_holds_not_what_the_last_round_moved(device, tmp_path, shared):
+    a, b, m = saved_apart(device)
+    a.once()
+    assert b.once().conflicts == 1                      # the round that brought it
+    quiet = b.once()
+    assert quiet.received == 0 and quiet.conflicts == 1  # a round that moved nothing: still open (was 0)
+    b.close()
+    again = Device(tmp_path / "b", shared)               # the app started again: counted from the folder
+    try:
+        assert again.sync.open_conflicts() == 1
+        assert a.once().conflicts == 1
+        conflict = a.sync.conflicts(m)[0]
+        a.sync.choose(m, conflict.slot, [conflict.versions[0].id])
+        assert a.sync.open_conflicts() == 0              # chosen here: gone at once
+        a.once()
+        assert again.once().conflicts == 0               # chosen elsewhere: gone with the round that says so
+    finally:
+        again.close()
+
+
 def test_a_round_cut_while_sending_or_with_the_server_down_loses_and_doubles_nothing(device, shared):
     a, b = device("a"), device("b")
     m = a.table.start(new_match(hands=2)).id

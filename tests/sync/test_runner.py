@@ -1,48 +1,131 @@
-"""The runner beside the screens: after a failed round it waits longer each time (up to a minute), but a
-change saved here meanwhile tries at once (#23: a save during the back-off waited it out, and the other
-device saw the hand 14-29 s after the network came back)."""
+"""The runner beside the screens sleeps until there is something to do: this device wrote a file (in any
+thread), a person pressed Sync now, or the group's database changed. It never polls (#23: it woke every
+0.2 s forever), and after a failed round it waits longer each time (up to a minute), but a change saved here
+meanwhile tries at once (#23: a save during the back-off waited it out, and the other device saw the hand
+14-29 s after the network came back). What a round writes itself is not news for the next round."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
-from companion.sync.runner import BACKOFF_SECONDS, SyncRunner
+from companion.storage import files
+from companion.sync.runner import _IN_ROUND, BACKOFF_SECONDS, SyncRunner
 
 
-def test_a_change_saved_during_the_back_off_ends_the_wait_at_once():
-    writes = [0]
-    runner = SyncRunner(SimpleNamespace(), SimpleNamespace(), lambda: writes[0])
+def runner() -> SyncRunner:
+    return SyncRunner(SimpleNamespace(), SimpleNamespace(), files.on_change)
+
+
+def counting(r: SyncRunner) -> list[int]:
+    """How often the runner looked whether there was news (each wake-up looks once)."""
+    looks = [0]
+    news = r._news
+
+    def counted() -> bool:
+        looks[0] += 1
+        return news()
+    r._news = counted  # type: ignore[method-assign]
+    return looks
+
+
+def test_a_file_written_in_another_thread_during_the_back_off_ends_the_wait_at_once(tmp_path: Path):
+    r = runner()
 
     async def evening() -> float:
-        async def save_soon() -> None:
-            await asyncio.sleep(0.3)
-            writes[0] += 1                            # a hand saved on this device
+        def save() -> None:                       # the writer's thread saves a hand
+            time.sleep(0.3)
+            files.write_atomic(tmp_path / "hand.json", b"{}")
 
-        started = time.monotonic()
-        await asyncio.gather(runner._pause(BACKOFF_SECONDS[-1]), save_soon())
-        return time.monotonic() - started
+        async with r.awake():
+            started = time.monotonic()
+            writer = threading.Thread(target=save)
+            writer.start()
+            await r._pause(BACKOFF_SECONDS[-1])
+            writer.join()
+            return time.monotonic() - started
 
     took = asyncio.run(evening())
     assert took < 2, took
 
 
-def test_without_a_change_the_back_off_is_waited_out_or_ended_by_sync_now():
-    runner = SyncRunner(SimpleNamespace(), SimpleNamespace(), lambda: 0)
+def test_without_news_the_back_off_is_waited_out_without_polling_or_ended_by_sync_now():
+    r = runner()
+    looks = counting(r)
 
     async def evening() -> tuple[float, float]:
-        started = time.monotonic()
-        await runner._pause(0.5)
-        waited = time.monotonic() - started
+        async with r.awake():
+            started = time.monotonic()
+            await r._pause(1.0)
+            waited = time.monotonic() - started
 
-        async def press_soon() -> None:
-            await asyncio.sleep(0.3)
-            runner.poke()                             # Sync now
+            async def press_soon() -> None:
+                await asyncio.sleep(0.3)
+                r.poke()                          # Sync now
 
-        started = time.monotonic()
-        await asyncio.gather(runner._pause(60), press_soon())
-        return waited, time.monotonic() - started
+            started = time.monotonic()
+            await asyncio.gather(r._pause(60), press_soon())
+            return waited, time.monotonic() - started
 
     waited, pressed = asyncio.run(evening())
-    assert waited >= 0.5 and pressed < 2
+    assert waited >= 1.0 and pressed < 2
+    assert looks[0] <= 4, f"the runner looked {looks[0]} times in 1.3 s with nothing to do: it polls"
+
+
+def test_what_a_round_writes_itself_does_not_wake_the_runner(tmp_path: Path):
+    r = runner()
+
+    async def evening() -> float:
+        async def round_writes() -> None:
+            await asyncio.sleep(0.1)
+            token = _IN_ROUND.set(True)           # as in `SyncRunner._round`: the checkpoint, what it received
+            try:
+                files.write_atomic(tmp_path / "checkpoint.json", b"{}")
+            finally:
+                _IN_ROUND.reset(token)
+
+        async with r.awake():
+            started = time.monotonic()
+            await asyncio.gather(r._pause(0.8), round_writes())
+            return time.monotonic() - started
+
+    assert asyncio.run(evening()) >= 0.8
+
+
+def test_a_runner_that_stopped_listens_no_more(tmp_path: Path):
+    r = runner()
+    heard = []
+    r._written = lambda: heard.append(1)  # type: ignore[method-assign]
+
+    async def evening() -> None:
+        async with r.awake():
+            files.write_atomic(tmp_path / "a.json", b"{}")
+
+    asyncio.run(evening())
+    files.write_atomic(tmp_path / "b.json", b"{}")
+    assert heard == [1]
+
+
+def test_a_device_in_no_group_sleeps_through_its_writes_and_never_holds_the_loop(tmp_path: Path):
+    """In no group the loop pauses for an hour; a write wakes it, it finds no group and sleeps again. Before, the
+    write's news was never taken, so the loop went round without awaiting: the browser build's page froze."""
+    r = SyncRunner(SimpleNamespace(), SimpleNamespace(address=lambda: None), files.on_change)
+    looks = counting(r)
+
+    async def evening() -> int:
+        loop = asyncio.create_task(r.run())
+        ticks = 0
+        for k in range(10):
+            await asyncio.sleep(0.05)
+            ticks += 1
+            if k == 2:
+                files.write_atomic(tmp_path / "hand.json", b"{}")
+        r.stop(0)
+        await asyncio.wait_for(loop, 5)
+        return ticks
+
+    assert asyncio.run(evening()) == 10
+    assert looks[0] <= 6, looks[0]
