@@ -317,6 +317,7 @@ class Sync:
         """`settle`, the stamp of a match stored put in `stamps` (the caller keeps them, once for many), a match
         changed here since it was compared put in `later`."""
         p = ch.project(self.replica.known(match_id))
+        self._counted(match_id, p)
         if p.start is None or not ch.is_start_readable(p):
             return False
         with self.storage.lock:  # no phone's write between reading the match, storing it and its stamp
@@ -358,12 +359,17 @@ class Sync:
         with self._lock:
             if self._open is None:
                 self._open, self._recount = {}, set(self.replica.matches())
-            for match_id in self._recount:
+            for match_id in tuple(self._recount):
                 known = self.replica.known(match_id)
-                p = ch.project(known) if ch.may_conflict(known) else None
-                self._open[match_id] = len(p.conflicts) if p is not None and not p.deleted else 0
-            self._recount = set()
+                self._counted(match_id, ch.project(known) if ch.may_conflict(known) else None)
             return sum(self._open.values())
+
+    def _counted(self, match_id: str, p: ch.Projection | None) -> None:
+        """The match's open conflicts, from its projection (None: it has none), kept for `open_conflicts`; a
+        round that settled the match has projected it already, so it is not projected again."""
+        if self._open is not None:
+            self._open[match_id] = len(p.conflicts) if p is not None and not p.deleted else 0
+        self._recount.discard(match_id)
 
     def refused(self) -> list[tuple[str, str]]:
         """This device's changes the group's server refused, as (match id, the server's word for why), from what

@@ -129,3 +129,32 @@ def test_a_device_in_no_group_sleeps_through_its_writes_and_never_holds_the_loop
 
     assert asyncio.run(evening()) == 10
     assert looks[0] <= 6, looks[0]
+
+
+def test_against_a_real_server_an_idle_runner_holds_still_and_a_save_starts_a_round_at_once(couch, tmp_path: Path):
+    """The round writes (its checkpoint, what it received) and must not wake itself: idle, the runner waits on
+    its longpoll; a hand saved on the device is a round within a second or two."""
+    from companion.sync.address import CouchAddress
+    from tests.storage.builders import hand_for
+    from tests.sync.devices import open_device, seed_match, wait_for
+
+    couch.create_database(couch.db)
+    match_id = seed_match(tmp_path / "laptop", hands=1)
+    address = CouchAddress.from_url(couch.url_for())
+    with open_device(tmp_path / "laptop") as parts:
+        assert parts.services.sync is not None
+        rounds: list[float] = []
+        r = SyncRunner(parts.services.sync, SimpleNamespace(address=lambda: address), files.on_change,
+                       lambda report: rounds.append(time.monotonic()))
+        r.start_thread()
+        try:
+            wait_for(lambda: rounds, 20, what="a first round")
+            time.sleep(3)
+            assert len(rounds) == 1, f"{len(rounds)} rounds with nothing to do: a round woke the next"
+            before = len(rounds)
+            saved = time.monotonic()
+            parts.services.table.record_hand(match_id, hand_for(3))
+            wait_for(lambda: len(rounds) > before, 10, what="a round after the save")
+            assert rounds[before] - saved < 2
+        finally:
+            r.stop()
