@@ -47,12 +47,16 @@ class TrailEntry:
 class Revision:
     """Which version of a match a screen shows: a write made from another version is refused.
 
-    Derived from the record itself, so nothing extra is stored: any hand recorded, undone or edited,
-    any live tap, and abandoning the match change it.
+    Derived from the record itself, so nothing extra is stored: any hand recorded, undone or edited, any
+    live tap, abandoning the match, and a hand replaced by the group's version (nothing counted more or
+    less, yet what the screen shows changed) all change it. Holds the hands themselves, not their number:
+    comparing is a tuple comparison, which stops at the first hand that differs.
     """
 
-    hands: int
-    """Hands recorded."""
+    hands: tuple[HandEntry, ...]
+    """The hands recorded, as they stand."""
+    hand_taps: tuple[tuple[Tap, ...] | None, ...]
+    """Who made each recorded hand's xeris (`MatchRecord.hand_taps`)."""
     changes: int
     """Undos and edits made (the trail's length)."""
     taps: tuple[Tap, ...]
@@ -92,7 +96,7 @@ class MatchRecord:
     @property
     def revision(self) -> Revision:
         """The version of the match this record is (see `Revision`)."""
-        return Revision(len(self.match.hands), len(self.trail), self.live.taps, self.abandoned)
+        return Revision(self.match.hands, self.hand_taps, len(self.trail), self.live.taps, self.abandoned)
 
 
 @dataclass(frozen=True)

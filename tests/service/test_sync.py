@@ -214,6 +214,28 @@ def test_a_stale_phone_on_the_other_device_is_still_refused(device):
     assert b.table.get(m).match == new_match(hands=2)
 
 
+def test_a_form_opened_on_a_hand_the_group_then_replaced_is_refused(device):
+    # A and B saved hand 2 apart; the group's order keeps one version. On the device whose own version is
+    # displaced, nothing is counted more or less (same hands, trail and taps), yet what it shows changed:
+    # an edit opened on the old version must be refused, not saved over the group's.
+    from companion.service import StaleWrite
+
+    a, b, m = saved_apart(device)
+    shown = {d: d.table.get(m).revision for d in (a, b)}
+    mine = {d: d.table.get(m).match.hands[1] for d in (a, b)}
+    for d in (a, b, a, b):
+        d.once()
+    displaced = [d for d in (a, b) if d.table.get(m).match.hands[1] != mine[d]]
+    assert len(displaced) == 1
+    d = displaced[0]
+    assert len(d.table.get(m).match.hands) == 2 and d.table.get(m).revision != shown[d]
+    with pytest.raises(StaleWrite):
+        d.table.edit_hand(m, 1, hand_for(9), expected=shown[d])
+    with pytest.raises(StaleWrite):
+        d.table.undo_hand(m, expected=shown[d])
+    assert d.table.get(m).match.hands[1] != mine[d] and len(d.table.get(m).match.hands) == 2
+
+
 def test_a_device_that_changed_meanwhile_keeps_its_change(device):
     # B's own tap lands between its comparison and the shared match arriving: it is never overwritten.
     a, b = device("a"), device("b")

@@ -338,3 +338,27 @@ def test_an_undo_asked_before_another_phone_saved_a_hand_undoes_nothing(services
     a.confirm()
     assert len(services.table.get(a.scoreboard.record.id).match.hands) == 2
     assert "changed on another phone" in a.session.notice.text
+
+
+def test_an_edit_opened_before_the_group_replaced_that_hand_is_refused_in_words(services):
+    # Nothing is counted more or less when the group's version of a hand displaces this device's (same
+    # hands, trail and taps): the form must still see it and say what happened, keeping what was typed.
+    from dataclasses import replace
+
+    a = AppModel(services)
+    start(a)
+    enter(a)
+    enter(a)
+    a.scoreboard.ask_edit(0)
+    a.confirm()
+    a.entry.set_counting(0, 15)
+    m = a.scoreboard.record.id
+    current = services.table.get(m)
+    theirs = replace(current.match.hands[0], counting=(10, 10))
+    group = replace(current, match=replace(current.match, hands=(theirs, current.match.hands[1])))
+    assert services.table.apply_shared(group, current.revision) is not None
+    a.entry.save()
+    assert a.screen is Screen.ENTRY and a.entry.draft is not None
+    assert a.entry.stale_line() == ("Hand 1 now counts as another device saved it (the group kept that version), "
+                                    "so this was not saved: check the numbers and save again.")
+    assert services.table.get(m).match.hands[0] == theirs and services.table.get(m).trail == ()
