@@ -295,16 +295,16 @@ class EntryModel(ViewModel):
         saved = len(self.stale.match.hands)
         if self.editing is None and saved >= self.hand_number:
             return self.tr("entry.stale_saved", n=self.hand_number)
-        replaced = self._replaced()
+        replaced = self._replaced(self.stale.revision)
         if replaced is not None:
             return self.tr("entry.stale_replaced", n=replaced + 1)
         return self.tr("entry.stale_changed")
 
-    def _replaced(self) -> int | None:
-        """The hand the group's version replaced since the form opened (nothing undone or edited here), if
-        that is what changed."""
-        before, now = self.based_on, self.stale.revision if self.stale is not None else None
-        if before is None or now is None or now.changes != before.changes or len(now.hands) != len(before.hands):
+    def _replaced(self, now: Revision) -> int | None:
+        """The hand the group's version replaced since the form opened (nothing undone or edited), if that
+        is what changed."""
+        before = self.based_on
+        if before is None or now.changes != before.changes or len(now.hands) != len(before.hands):
             return None
         return next((i for i, (a, b) in enumerate(zip(before.hands, now.hands)) if a != b), None)
 
