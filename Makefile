@@ -42,10 +42,11 @@ lint: setup
 	$(BIN)/mypy
 
 ## Every test: lint and types, engine, storage, view model, sync against a real server when npm is there,
-## and the browser tests when Chromium is there. Each run names its 15 slowest tests (the budget: docs/decisions.md).
+## and the browser tests when Chromium is there, two files at a time (a browser test mostly waits on the page;
+## a file's tests share its app server). Each run names its 15 slowest tests (the budget: docs/decisions.md).
 test: lint couch
 	$(BIN)/python -m pytest -m "not e2e" -n 2 --durations=15
-	$(BIN)/python -m pytest -m e2e --durations=15
+	$(BIN)/python -m pytest -m e2e -n 2 --dist loadfile --durations=15
 
 ## The fuzz tests, long: random match files and form input, and the sync model (tests/service/test_convergence.py),
 ## FUZZ_EXAMPLES each (make test runs a few seconds of them).
