@@ -7,13 +7,13 @@ import argparse
 import contextlib
 import errno
 import json
-import logging
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from . import logs
 from .engine.match import standing
 from .engine.rules import RulesError
 from .formats.matchfile import MAX_FILE_CHARS, FileSays, MatchFileError, loads, size
@@ -174,15 +174,6 @@ def _drop_output(stream: TextIO) -> None:
         os.close(sink)
 
 
-def quiet_storage_logs() -> None:
-    """A command says what went wrong in one sentence in the person's language; what the storage logs meanwhile
-    (an index or player list left for the next open to complete) is for `XERI_DEBUG=1`."""
-    if os.environ.get("XERI_DEBUG"):
-        logging.basicConfig(level=logging.DEBUG, format="%(levelname)s %(name)s: %(message)s")
-    elif not any(isinstance(h, logging.NullHandler) for h in logging.getLogger("companion").handlers):
-        logging.getLogger("companion").addHandler(logging.NullHandler())
-
-
 def sync_command(server: str | None, forget: bool, lang: str = "en") -> int:
     """`sync`: one round with the device's group (joining it first with `--server`), or `--forget` it.
 
@@ -300,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     if args.command is not None:
-        quiet_storage_logs()
+        logs.configure(command=True)   # what the storage notes meanwhile is for XERI_DEBUG=1
     if args.command == "score":
         return finish_output(lambda: score_command(args.file, args.json, args.rules, args.lang), args.lang)
     if args.command == "sync":

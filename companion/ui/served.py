@@ -3,14 +3,12 @@ its data in a folder on this device's disk."""
 
 from __future__ import annotations
 
-import logging
-import os
 import sys
 import webbrowser
 
 import flet as ft
 
-from .. import bootstrap
+from .. import bootstrap, logs
 from ..service import StorageError
 from .app import ASSETS, make_main, served_session
 from .page import PageOptions
@@ -18,8 +16,7 @@ from .page import PageOptions
 
 def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, desktop: bool = False) -> int:
     """Run the app until it is closed; returns the exit status (2, with a message, when it cannot start)."""
-    logging.basicConfig(level=logging.DEBUG if os.environ.get("XERI_DEBUG") else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s")
+    logs.configure()
     from ..net import server
     from ..net.access import TableCode, new_code
     from ..net.hosts import is_loopback, join_address, serves_beyond_loopback

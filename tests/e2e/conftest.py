@@ -39,11 +39,13 @@ class AppServer:
         self.url = f"http://127.0.0.1:{self.port}/"
         self.proc: subprocess.Popen | None = None
         self.log = data_dir.parent / f"server-{self.port}.log"
+        self.env: dict[str, str] = {}
+        """More of the app's environment (`XERI_DEBUG`)."""
 
     def start(self) -> AppServer:
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"},
                "LANG": "C.UTF-8", "XERI_DATA_DIR": str(self.data_dir), "XERI_TEST_HOOKS": "1",
-               "XERI_FLASH_SECONDS": str(FLASH_SECONDS)}
+               "XERI_FLASH_SECONDS": str(FLASH_SECONDS), **self.env}
         env.pop("FLET_FORCE_WEB_SERVER", None)
         self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(self.port), "--no-browser"],
                                      cwd=ROOT, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT)

@@ -11,7 +11,7 @@ import msgpack
 import websockets
 from flet.messaging.protocol import decode_ext_from_msgpack
 
-REGISTER_CLIENT, CONTROL_EVENT = 1, 3
+REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS = 1, 3, 4
 
 
 async def connect(base: str, origin: str | None = "same", cookie: str | None = None, host: str | None = None,
@@ -84,6 +84,17 @@ class Phone:
         button = find(wrapper.get("content"), lambda c: "Button" in c["_c"])
         await self.ws.send(b"\x00" + msgpack.packb([CONTROL_EVENT, {"target": button["_i"], "name": "click",
                                                                     "data": None}]))
+
+    async def type(self, ident: str, text: str) -> None:
+        """Type `text` into the text field under the Semantics of this identifier, as Flutter sends it: the
+        field's new value, then its change event."""
+        wrapper = find(self.messages[::-1], lambda c: c.get("identifier") == ident)
+        assert wrapper is not None, f"no control {ident!r} on the page"
+        field = find(wrapper.get("content"), lambda c: c["_c"] == "TextField")
+        assert field is not None, f"{ident!r} holds no text field"
+        await self.ws.send(b"\x00" + msgpack.packb([UPDATE_CONTROL_PROPS, {"id": field["_i"], "props": {"value": text}}]))
+        await self.ws.send(b"\x00" + msgpack.packb([CONTROL_EVENT, {"target": field["_i"], "name": "change",
+                                                                    "data": text}]))
 
     async def close(self) -> None:
         await self.ws.close()
