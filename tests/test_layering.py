@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("changes",),                # the sync domain: the group's documents, how they add up, the diff, bounds
     ("service",),                # the use cases, and the storage port they need
     ("storage", "sync"),         # the backends: TinyDB on a folder (and in IndexedDB); the group's CouchDB
-    ("bootstrap",),              # builds the app for every front door
+    ("bootstrap", "logs"),      # builds the app for every front door; what it logs, set once for all of them
     ("ui", "cli", "__main__"),   # the front doors: the screens, and the command line
 )
 """The layers of `companion/`, lowest first (`net` stands apart: see `test_the_network_layer_...`)."""
