@@ -160,6 +160,26 @@ def test_storage_imports_only_the_services_port_never_its_use_cases():
                                            "companion.service.backups", "flet")) == []
 
 
+# The sync package is an adapter beside storage: it serves the service's sync use case and imports none of
+# storage, the UI or the network layer; importing it loads no HTTP library (the browser build has none: it
+# uses `fetch`).
+def test_sync_imports_neither_storage_nor_the_ui():
+    assert offenders("companion.sync", ("companion.storage", "companion.ui", "companion.net",
+                                        "companion.history", "flet", "tinydb")) == []
+
+
+def test_the_layering_check_sees_what_sync_imports():
+    assert "companion.sync.errors imports companion.engine.messages" in offenders("companion.sync", ("companion.engine",))
+
+
+def test_importing_sync_loads_no_http_library_flet_or_tinydb():
+    code = ("import sys, companion.sync, companion.sync.couch;"
+            "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('httpx', 'httpcore', 'flet', 'tinydb', 'pyodide', 'js'))))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""
+
+
 def circles(root: Path = PACKAGE) -> list[str]:
     """Every module of the app that imports, through others, a module that imports it back (a type-only
     import under TYPE_CHECKING too: it is still a circle in the design)."""
@@ -232,3 +252,31 @@ def test_the_network_layer_imports_only_the_standard_library_where_the_view_mode
     found = modules("companion.net.access")["companion.net.access"]
     assert sorted(imp for imp in found if imp.split(".")[0] not in sys.stdlib_module_names
                   and imp.split(".")[0] != "__future__") == []
+
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def modules_importing_tests(root: Path = TESTS) -> list[str]:
+    """Every test module that imports another test module. Shared helpers live in a conftest.py or a helpers
+    module, so that running one file neither collects another's tests nor depends on them."""
+    found = {module_name(p, root): imports_of(p, root) for p in sorted(root.rglob("*.py"))}
+    tests = {m for m in found if m.rpartition(".")[2].startswith("test_")}
+    return sorted({f"{mod} imports {imp if imp in tests else imp.rpartition('.')[0]}"
+                   for mod, imps in found.items() for imp in imps
+                   if (imp in tests or imp.rpartition(".")[0] in tests) and imp != mod})
+
+
+def test_no_test_module_imports_another():
+    assert modules_importing_tests() == []
+
+
+def test_the_check_catches_a_test_module_importing_another_planted_in_a_copy(tmp_path):
+    copy = tmp_path / "tests"
+    shutil.copytree(TESTS, copy, ignore=shutil.ignore_patterns("__pycache__", "*.json"))
+    assert modules_importing_tests(copy) == []
+    (copy / "ui" / "test_planted.py").write_text("from tests.sync.test_hostile import failure\n"
+                                                 "from ..test_layering import TESTS\n", encoding="utf-8")
+    assert modules_importing_tests(copy) == ["tests.ui.test_planted imports tests.sync.test_hostile",
+                                                   "tests.ui.test_planted imports tests.test_layering"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta, UTC
 
 from companion.engine import Goal, HandEntry, Match, Side, record_hand, score_hand
+from companion.formats.matchfile import dumps
 from companion.formats.presets import preset
 
 CLASSIC = preset("classic")
@@ -79,3 +80,11 @@ def stored_matches(folder, count: int, hands: int = 10) -> list[str]:
         AtomicJSONStorage(matches / f"{record.id}.json").write({"match": {"1": record_to_doc(record, finished)}})
         ids.append(record.id)
     return ids
+
+
+def match_file(k: int) -> str:
+    """A finished match of two players of its own."""
+    match = Match.new(CLASSIC, [Side(f"Player {2 * k}"), Side(f"Player {2 * k + 1}")], Goal(hands=2))
+    for n in range(2):
+        match = record_hand(match, hand_for(n + k))
+    return dumps(match)

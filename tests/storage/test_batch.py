@@ -10,22 +10,12 @@ from collections import Counter
 from pathlib import Path
 
 import companion.storage.files as files
-from companion.engine import Goal, Match, Side, record_hand
-from companion.formats.matchfile import dumps
 from companion.storage import Store
 
-from .builders import CLASSIC, hand_for
+from .builders import match_file
 from tests.play import books
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def match_file(k: int) -> str:
-    """A finished match of two players of its own."""
-    match = Match.new(CLASSIC, [Side(f"Player {2 * k}"), Side(f"Player {2 * k + 1}")], Goal(hands=2))
-    for n in range(2):
-        match = record_hand(match, hand_for(n + k))
-    return dumps(match)
 
 
 def test_an_import_in_a_batch_writes_players_once_and_each_index_bucket_once(store, monkeypatch):
@@ -73,7 +63,7 @@ def test_a_crash_inside_a_batch_loses_at_most_the_import_in_progress_and_damages
     child = ("import os, sys\n"
              "from companion.storage import Store\n"
              "from tests.play import books\n"
-             "from tests.storage.test_batch import match_file\n"
+             "from tests.storage.builders import match_file\n"
              f"store = Store({str(folder)!r})\n"
              "with books(store).batch():\n"
              "    for k in range(30):\n"

@@ -22,7 +22,7 @@ from companion.engine.live import TapKind
 from tests.storage.builders import hand_for, new_match
 from tests.sync.devices import (a_round, cli, cli_sync, contents, failed_round, history, open_device, sheets,
                                 shared_docs, synced, through, unsent, wait_for)
-from tests.sync.test_hostile import MB, PeakMemory
+from tests.memory import MB, PeakMemory
 
 pytestmark = [pytest.mark.slow]
 

@@ -4,10 +4,7 @@ its reason, and a huge answer costs no more memory than the bound."""
 from __future__ import annotations
 
 import base64
-import threading
 import time
-from pathlib import Path
-from typing import Self
 
 import pytest
 
@@ -17,8 +14,8 @@ from companion.sync.address import CouchAddress
 from companion.sync.couch import CouchClient
 from companion.sync.errors import SyncError, SyncSays
 from tests.loop import run
+from tests.memory import MB, PeakMemory
 
-MB = 2**20
 PASSWORD = "s3cret-pw"
 """The password in `Hostile.database_url()`."""
 
@@ -34,47 +31,6 @@ def failure(hostile, action, *, timeout: float = 3.0, url: str | None = None) ->
                 return exc, time.monotonic() - started
             raise AssertionError("no SyncError")
     return run(scenario())
-
-
-def rss() -> int:
-    """This process's resident memory now, in bytes."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    raise OSError("no VmRSS")
-
-
-class PeakMemory:
-    """The most memory this process held while the block ran, above what it held before: the kernel's own
-    high-water mark (reset through /proc/self/clear_refs), else samples every 2 ms."""
-
-    def __enter__(self) -> Self:
-        self.before = rss()
-        try:
-            Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to the current size
-            self.kernel = True
-        except OSError:
-            self.kernel = False
-            self.samples = [self.before]
-            self.stop = threading.Event()
-            self.sampler = threading.Thread(target=self._sample, daemon=True)
-            self.sampler.start()
-        return self
-
-    def _sample(self) -> None:
-        while not self.stop.wait(0.002):
-            self.samples.append(rss())
-
-    def __exit__(self, *exc: object) -> None:
-        if self.kernel:
-            for line in Path("/proc/self/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    self.peak = int(line.split()[1]) * 1024
-        else:
-            self.stop.set()
-            self.sampler.join()
-            self.peak = max(self.samples)
-        self.growth = self.peak - self.before
 
 
 @pytest.mark.parametrize("declared", [False, True], ids=["streamed", "with its length"])

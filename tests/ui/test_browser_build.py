@@ -13,7 +13,7 @@ from companion.ui.browser_build import BrowserSession
 from companion.ui.viewmodel import AppModel, Screen
 
 from ..loop import run
-from ..storage.test_browser import FakeBrowser
+from ..storage.fake_browser import FakeBrowser
 from .vm import start
 
 

@@ -12,7 +12,7 @@ from companion import bootstrap
 from companion.sync.errors import SyncError, SyncSays
 from companion.sync.runner import CouchConnector
 from companion.ui.viewmodel import AppModel, Screen, Session
-from tests.service.test_sync import SharedDatabase
+from tests.service.shared_db import SharedDatabase
 from tests.storage.builders import Clock, hand_for, new_match
 
 
