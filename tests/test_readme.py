@@ -81,3 +81,34 @@ def test_every_file_the_readme_links_to_is_there():
     links = [link.split("#")[0] for link in re.findall(r"\]\(([^)\s]+)\)", text) if "://" not in link]
     missing = [link for link in links if link and not (ROOT / link).exists()]
     assert len(links) > 20 and missing == []
+
+
+def suite_timing():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("suite_timing", ROOT / "tools" / "suite_timing.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_readmes_test_timings_are_the_kept_runs_not_typed_figures():
+    timing = suite_timing()
+    assert timing.records(), "docs/suite-timings.jsonl keeps no run"
+    assert timing.readme_block() in README.read_text(encoding="utf-8"), \
+        "README's table of `make test` times differs from docs/suite-timings.jsonl: run `python tools/suite_timing.py readme`"
+
+
+def test_a_runs_parts_are_read_from_pytests_closing_lines():
+    timing = suite_timing()
+    log = ("lint ok\n"
+           "================= 1144 passed, 1 skipped in 107.95s (0:01:47) ==================\n"
+           "=== slowest 15 durations ===\n"
+           "10.68s call     tests/e2e/test_table.py::test_every_tappable_control_is_at_least_48_by_48\n"
+           "======================== 1 failed, 31 passed in 239.17s (0:03:59) ========================\n")
+    assert timing.parts(log) == [{"summary": "1144 passed, 1 skipped", "seconds": 107.95},
+                                 {"summary": "1 failed, 31 passed", "seconds": 239.17}]
+    row = timing.table([{"commit": "abc1234", "date": "2026-12-04", "hogs": 2, "status": 2, "seconds": 400,
+                         "parts": timing.parts(log)}]).splitlines()[-1]
+    assert row == "| abc1234 | 2026-12-04 | 2 CPU hogs | 6 min 40 s, failed (exit 2) | 0 min 52 s / 1 min 47 s / 3 min 59 s |"
