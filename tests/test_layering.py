@@ -254,14 +254,13 @@ def test_the_network_layer_imports_only_the_standard_library_where_the_view_mode
                   and imp.split(".")[0] != "__future__") == []
 
 
-
 TESTS = Path(__file__).resolve().parent
 
 
 def modules_importing_tests(root: Path = TESTS) -> list[str]:
     """Every test module that imports another test module. Shared helpers live in a conftest.py or a helpers
     module, so that running one file neither collects another's tests nor depends on them."""
-    found = {module_name(p, root): imports_of(p, root) for p in sorted(root.rglob("*.py"))}
+    found = modules("tests", root)
     tests = {m for m in found if m.rpartition(".")[2].startswith("test_")}
     return sorted({f"{mod} imports {imp if imp in tests else imp.rpartition('.')[0]}"
                    for mod, imps in found.items() for imp in imps
@@ -279,4 +278,4 @@ def test_the_check_catches_a_test_module_importing_another_planted_in_a_copy(tmp
     (copy / "ui" / "test_planted.py").write_text("from tests.sync.test_hostile import failure\n"
                                                  "from ..test_layering import TESTS\n", encoding="utf-8")
     assert modules_importing_tests(copy) == ["tests.ui.test_planted imports tests.sync.test_hostile",
-                                                   "tests.ui.test_planted imports tests.test_layering"]
+                                             "tests.ui.test_planted imports tests.test_layering"]

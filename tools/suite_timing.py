@@ -46,11 +46,11 @@ def parts(log: str) -> list[dict]:
 
 
 def run_once(hogs: int) -> dict:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                            check=True).stdout.strip()
     with tempfile.TemporaryDirectory(prefix="xeri-suite-") as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=clone, capture_output=True, text=True,
+                                check=True).stdout.strip()                  # what was tested, not what HEAD is now
         busy = [subprocess.Popen(["sh", "-c", "while :; do :; done"]) for _ in range(hogs)]
         started = time.monotonic()
         try:

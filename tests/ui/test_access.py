@@ -29,9 +29,17 @@ def models(app: AppModel) -> dict[str, ViewModel]:
 
 
 def intents(model: ViewModel, writes: bool) -> list[str]:
-    """The public intents of a view model, those marked as writing or those not."""
+    """The intents of a view model marked as writing (private ones too), or those not marked, but for the
+    private ones: the app's own callbacks after a marked intent (`_joined` after `join`), never a page's."""
     return sorted(name for name, member in inspect.getmembers(type(model), callable)
-                  if not name.startswith("_") and hasattr(member, "writes") and member.writes is writes)
+                  if hasattr(member, "writes") and member.writes is writes and (writes or not name.startswith("_")))
+
+
+def parameters(member, required: bool = False) -> list[inspect.Parameter]:
+    """The arguments an intent takes one by one (`required`: those without a default)."""
+    return [p for p in inspect.signature(member).parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            and not (required and p.default is not inspect.Parameter.empty)]
 
 
 def arguments(member, rng: random.Random, match_id: str) -> list:
@@ -39,9 +47,7 @@ def arguments(member, rng: random.Random, match_id: str) -> list:
     of them wrong on purpose: a page may send anything."""
     pool = [None, 0, 1, 2, -1, True, False, "", "el", "dark", "Zoe", "12", "AS", "TD", "hands", "points",
             "four_teams", "three", match_id, "nobody", TapKind.XERI, TapKind.JACK_XERI]
-    params = [p for p in inspect.signature(member).parameters.values()
-              if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    return [rng.choice(pool) for _ in params]
+    return [rng.choice(pool) for _ in parameters(member)]
 
 
 def wander(watcher: AppModel, rng: random.Random, match_id: str, steps: int) -> list[str]:
@@ -106,12 +112,9 @@ def test_every_intent_marked_as_writing_is_refused_to_a_watching_phone_in_words_
               for name in intents(model, writes=True)]
     assert len(marked) >= 20, marked                          # every screen's writes, not an empty list
     for screen, model, name in marked:
-        member = getattr(type(model), name)
         watcher.session.notice = None
-        params = [p for p in inspect.signature(member).parameters.values()
-                  if p.name != "self" and p.default is inspect.Parameter.empty
-                  and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-        getattr(model, name)(*[None] * len(params))
+        member = getattr(model, name)
+        member(*[None] * len(parameters(member, required=True)))
         said = watcher.session.notice
         assert said is not None and said.text.startswith("This phone can only watch"), f"{screen}.{name}"
         assert stored(store.folder) == before, f"{screen}.{name} stored something for a watching phone"
