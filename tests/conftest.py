@@ -9,6 +9,7 @@ import pytest
 
 from companion.storage import Store
 
+from tests.app_server import AppServer
 from tests.storage.builders import Clock
 
 
@@ -62,3 +63,27 @@ def again(request: pytest.FixtureRequest, open_store: Callable[[], Store]) -> Ca
         return open_store()
 
     return reopen
+
+
+@pytest.fixture(scope="module")
+def lan_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
+    """The app serving every address, with a table code (tests/app_server.py), shared by a module's tests:
+    starting takes seconds."""
+    app = AppServer(tmp_path_factory.mktemp("lan") / "data", host="0.0.0.0").start()
+    yield app
+    app.stop()
+
+
+@pytest.fixture
+def start_app(tmp_path: Path) -> Iterator[Callable[..., AppServer]]:
+    """`start_app(data=None, host="0.0.0.0")`: the app started on the test's folder; stopped at the end."""
+    started: list[AppServer] = []
+
+    def start(data: Path | None = None, host: str = "0.0.0.0") -> AppServer:
+        app = AppServer(data or tmp_path / "data", host=host)
+        started.append(app)
+        return app.start()
+
+    yield start
+    for app in started:
+        app.stop()

@@ -258,13 +258,14 @@ TESTS = Path(__file__).resolve().parent
 
 
 def modules_importing_tests(root: Path = TESTS) -> list[str]:
-    """Every test module that imports another test module. Shared helpers live in a conftest.py or a helpers
-    module, so that running one file neither collects another's tests nor depends on them."""
+    """Every module that imports a test module or a conftest.py. Shared helpers live in helper modules
+    (tests/app_server.py, tests/e2e/chromium.py, …): running one file then neither collects another's tests
+    nor depends on them, and a conftest.py is left to pytest, which loads it by path, not by import."""
     found = modules("tests", root)
-    tests = {m for m in found if m.rpartition(".")[2].startswith("test_")}
-    return sorted({f"{mod} imports {imp if imp in tests else imp.rpartition('.')[0]}"
+    private = {m for m in found if m.rpartition(".")[2].startswith("test_") or m.rpartition(".")[2] == "conftest"}
+    return sorted({f"{mod} imports {imp if imp in private else imp.rpartition('.')[0]}"
                    for mod, imps in found.items() for imp in imps
-                   if (imp in tests or imp.rpartition(".")[0] in tests) and imp != mod})
+                   if (imp in private or imp.rpartition(".")[0] in private) and imp != mod})
 
 
 def test_no_test_module_imports_another():
@@ -277,5 +278,7 @@ def test_the_check_catches_a_test_module_importing_another_planted_in_a_copy(tmp
     assert modules_importing_tests(copy) == []
     (copy / "ui" / "test_planted.py").write_text("from tests.sync.test_hostile import failure\n"
                                                  "from ..test_layering import TESTS\n", encoding="utf-8")
-    assert modules_importing_tests(copy) == ["tests.ui.test_planted imports tests.sync.test_hostile",
+    (copy / "sync" / "planted.py").write_text("from tests.e2e.conftest import PHONE\n", encoding="utf-8")
+    assert modules_importing_tests(copy) == ["tests.sync.planted imports tests.e2e.conftest",
+                                             "tests.ui.test_planted imports tests.sync.test_hostile",
                                              "tests.ui.test_planted imports tests.test_layering"]

@@ -5,77 +5,13 @@ Without /usr/bin/chromium (or `CHROMIUM` pointing at a Chromium) these tests ski
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.ports import free_port
+from tests.app_server import AppServer
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-HOW_TO = ("browser tests need Debian's Chromium: `sudo apt-get install chromium` "
-          "(CI's .ci/run installs it), or set CHROMIUM=/path/to/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-dev-shm-usage", "--lang=en-US"]
-"""`--lang`: a browser asks for its own language and the app answers in it; the tests' browser speaks
-English unless a test gives its page another `locale`, whatever this machine's locale is."""
-PHONE = {"width": 390, "height": 844}
-FLASH_SECONDS = 2
-"""How long the app under test shows a saved hand's breakdown (10 s for people)."""
-
-
-class AppServer:
-    """`python -m companion --port N --no-browser` with its own data folder."""
-
-    def __init__(self, data_dir: Path):
-        self.data_dir = data_dir
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.proc: subprocess.Popen | None = None
-        self.log = data_dir.parent / f"server-{self.port}.log"
-        self.env: dict[str, str] = {}
-        """More of the app's environment (`XERI_DEBUG`)."""
-
-    def start(self) -> AppServer:
-        env = {**{k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"},
-               "LANG": "C.UTF-8", "XERI_DATA_DIR": str(self.data_dir), "XERI_TEST_HOOKS": "1",
-               "XERI_FLASH_SECONDS": str(FLASH_SECONDS), **self.env}
-        env.pop("FLET_FORCE_WEB_SERVER", None)
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--port", str(self.port), "--no-browser"],
-                                     cwd=ROOT, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the app exited: {self.log.read_text()}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return self
-            except OSError:
-                time.sleep(0.2)
-        raise RuntimeError(f"the app did not start: {self.log.read_text()}")
-
-    def restart(self) -> AppServer:
-        """Stop the app as a crash would (SIGKILL) and start it again on the same data folder."""
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/"
-        return self.start()
-
-    def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+from .chromium import CHROMIUM, CHROMIUM_ARGS, HOW_TO, PHONE
 
 
 @pytest.fixture(scope="session")

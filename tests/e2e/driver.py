@@ -68,15 +68,16 @@ class Driver:
     def wait_taps(self, more_than: int, what: str, timeout: int = DEFAULT_TIMEOUT) -> None:
         """Wait until the page shows the app took more than `more_than` taps (the page itself is asked, in
         the page: no round trip from Python per look)."""
-        self._wait("""(more) => {
+        self.wait_page("""(more) => {
             const node = document.querySelector('[flt-semantics-identifier="app-seen"]');
             const label = node ? (node.getAttribute('aria-label') || '') + ' ' + (node.textContent || '') : '';
             const found = /revision (\\d+) taps (\\d+)/.exec(label);
             return found !== null && Number(found[2]) > more;
         }""", more_than, timeout, lambda: f"the app never took the tap on {what!r} (it shows {self.seen()})")
 
-    def _wait(self, script: str, arg, timeout: int, failure) -> Any:
-        """`page.wait_for_function`, its time-out said as the test's own failure (`failure()`: words)."""
+    def wait_page(self, script: str, arg, timeout: int, failure) -> Any:
+        """`page.wait_for_function(script, arg)` (polled in the page every 50 ms): its value; its time-out said
+        as the test's own failure (`failure()`: words)."""
         try:
             return self.page.wait_for_function(script, arg=arg, timeout=timeout, polling=50).json_value()
         except PlaywrightTimeout:
@@ -225,7 +226,7 @@ class Driver:
 
     def wait_any(self, *idents: str, timeout: int = DEFAULT_TIMEOUT) -> str:
         """Wait until one of the identifiers is on screen; return it."""
-        return self._wait("""(idents) => idents.find(
+        return self.wait_page("""(idents) => idents.find(
                               ident => document.querySelector(`[flt-semantics-identifier="${ident}"]`)) || false""",
                           list(idents), timeout, lambda: f"none of {idents} came on screen")
 
@@ -240,14 +241,14 @@ class Driver:
 
     def see(self, text: str, timeout: int = DEFAULT_TIMEOUT) -> None:
         """Wait until `text` is on screen (as text or as a label)."""
-        self._wait(f"(text) => {SCREEN_TEXT}.includes(text)", text, timeout,
+        self.wait_page(f"(text) => {SCREEN_TEXT}.includes(text)", text, timeout,
                    lambda: f"{text!r} is not on screen; it shows:\n{self.screen_text()}")
 
     def has_text(self, text: str) -> bool:
         return text in self.screen_text()
 
     def wait_gone(self, ident: str, timeout: int = DEFAULT_TIMEOUT) -> None:
-        self._wait("(ident) => !document.querySelector(`[flt-semantics-identifier=\"${ident}\"]`)", ident, timeout,
+        self.wait_page("(ident) => !document.querySelector(`[flt-semantics-identifier=\"${ident}\"]`)", ident, timeout,
                    lambda: f"{ident} is still on screen")
 
     def screenshot(self, path) -> None:
@@ -261,13 +262,25 @@ class Driver:
             `[flt-semantics-identifier^="${prefix}"]`)).map(n => n.getAttribute('flt-semantics-identifier'))""", prefix)
         return {ident.removeprefix(prefix) for ident in found}
 
-    def wait_rows(self, expected: set[str]) -> None:
-        wait_until(lambda: self.rows() == expected, lambda: f"history rows {expected} (on screen: {self.rows()})")
+    def wait_rows(self, expected: set[str], prefix: str = "history-", timeout: int = DEFAULT_TIMEOUT) -> None:
+        """Wait until the rows on screen are exactly `expected` (see `rows`)."""
+        self.wait_page("""([prefix, expected]) => {
+            const found = Array.from(document.querySelectorAll(`[flt-semantics-identifier^="${prefix}"]`))
+                .map(n => n.getAttribute('flt-semantics-identifier').slice(prefix.length)).sort();
+            return JSON.stringify([...new Set(found)]) === JSON.stringify(expected);
+        }""", [prefix, sorted(expected)], timeout, lambda: f"history rows {expected} (on screen: {self.rows(prefix)})")
+
+    def wait_text(self, ident: str, text: str, timeout: int = DEFAULT_TIMEOUT) -> None:
+        """Wait until the control with this identifier says `text` (in its label or its text)."""
+        self.wait_page("""([ident, text]) => Array.from(document.querySelectorAll(`[flt-semantics-identifier="${ident}"]`))
+            .some(n => ((n.getAttribute('aria-label') || '') + ' ' + n.innerText).includes(text))""", [ident, text],
+                       timeout, lambda: f"{ident} does not say {text!r}; it says {self.text_of(ident)!r}")
 
 
 def wait_until(check, what, timeout: float = 10) -> None:
-    """Poll `check` (a look at the page from Python) until true; `what` (words, or a function giving them at
-    the time) says what was awaited. For what the page itself can tell, Playwright's `expect` instead."""
+    """Poll `check` from Python until true; `what` (words, or a function giving them at the time) says what
+    was awaited. Only for what no one page can tell (two pages agreeing); what a page can tell, it is asked
+    in the page (`Driver.wait_page`, `see`, `wait_text`)."""
     deadline = time.monotonic() + timeout
     while not check():
         if time.monotonic() > deadline:

@@ -12,7 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, HOW_TO, AppServer
+from tests.app_server import AppServer
+
+from .chromium import CHROMIUM, CHROMIUM_ARGS, HOW_TO
 from .driver import Driver
 from tests.flows import enter_hand as enter
 

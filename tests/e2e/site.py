@@ -23,7 +23,9 @@ from filelock import FileLock
 
 from tests.ports import free_port
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, ROOT
+from tests.app_server import ROOT
+
+from .chromium import CHROMIUM, CHROMIUM_ARGS, PHONE
 from .driver import Driver
 
 DIST = ROOT / "dist-pwa"

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from .conftest import AppServer
+from tests.app_server import AppServer
 from .driver import Driver
 from .pixels import label_shape, text_lines, unlike
 from tests.flows import enter_hand, new_match, start_two_player_match, total

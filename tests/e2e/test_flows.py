@@ -32,7 +32,7 @@ def test_live_xeri_taps_survive_a_page_reload_and_a_killed_app(app, server):
 
 
 def test_the_saved_hand_is_named_for_a_moment_then_the_strip_makes_way(app):
-    from .conftest import FLASH_SECONDS
+    from tests.app_server import FLASH_SECONDS
 
     start_two_player_match(app)
     enter_hand(app)

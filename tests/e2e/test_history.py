@@ -16,8 +16,7 @@ from companion.engine import Goal, Match, Side
 from companion.formats.presets import preset
 from companion.storage import Store
 
-from .conftest import AppServer
-from .driver import wait_until
+from tests.app_server import AppServer
 from tests.play import books, play
 from tests.seed import Seeded, hand, seed_history
 from datetime import UTC
@@ -62,7 +61,7 @@ def test_a_past_match_shows_its_sheet_chart_and_a_what_if_side_by_side(app, seed
     assert "played" in result and "what if" in result and "19" in result
 
     app.tap("whatif-jack25")                           # the same under plain rules, with the jack xeri worth 25
-    wait_until(lambda: "Ben would win." in app.text_of("whatif-verdict"), "the verdict with a 25-point jack xeri")
+    app.wait_text("whatif-verdict", "Ben would win.")
     assert "34" in app.text_of("whatif-result")
     assert "different" not in app.text_of("whatif-verdict")
 

@@ -17,7 +17,6 @@ import pytest
 from companion.i18n import t
 from tests.flows import enter_hand, start_two_player_match, total
 
-from .driver import wait_until
 from .site import BOOT, device, offline_ready, resume, xeris
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
@@ -69,8 +68,8 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
     app.see(t("home.continue", "ko"), timeout=BOOT)
     fonts = """() => performance.getEntriesByType("resource").filter(e => e.name.includes("/fonts/Xeri"))
                      .map(e => [e.name.split("/").pop(), e.responseStatus])"""
-    wait_until(lambda: ["XeriHangul.woff2", 200] in app.page.evaluate(fonts),
-               lambda: f"the Hangul font from the service worker (fonts loaded: {app.page.evaluate(fonts)})", timeout=60)
+    app.wait_page(f"() => ({fonts})().some(([name, status]) => name === 'XeriHangul.woff2' && status === 200)",
+                  None, 60_000, lambda: f"the Hangul font from the service worker (fonts loaded: {app.page.evaluate(fonts)})")
     assert all(status == 200 for _, status in app.page.evaluate(fonts)), app.page.evaluate(fonts)
 
 

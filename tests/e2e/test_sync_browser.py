@@ -31,7 +31,7 @@ from tests.sync.couchserver import CouchServer, missing
 from tests.sync.devices import ServedDevice, open_device, shared_docs
 from tests.sync.proxy import Proxy
 
-from .conftest import PHONE
+from .chromium import PHONE
 from .driver import Driver
 from tests.flows import enter_hand, start_two_player_match, total
 from .driver import wait_until
@@ -137,7 +137,6 @@ def table(site, playwright, browser, tmp_path_factory) -> Iterator[Table]:
     couch = CouchServer(folder / "couch").start()
     proxy = Proxy(couch.port)
     laptop = ServedDevice(folder / "laptop" / "data")
-    laptop.data_dir.parent.mkdir(parents=True)
     t = Table(couch, "", proxy, laptop, Phone(playwright, folder / "profile", static.url), browser)
     try:
         couch.set_cors(static.origin)                 # the browser build's origin, and no other
@@ -370,7 +369,7 @@ def test_a_hand_saved_differently_on_two_phones_offline_is_shown_chosen_and_noth
     assert sum(1 for d in docs if d.get("kind") == "choice") == 1
     assert len(hand_docs(table)) == start + 2         # both versions kept on the server
     table.laptop.stop()
-    with open_device(table.laptop.data_dir) as parts:
+    with open_device(table.laptop.data) as parts:
         record = next(parts.services.table.get(s.id) for s in parts.services.library.matches())
         rules, sides = record.match.rules, len(record.match.sides)
         assert len(record.match.hands) == start + 1

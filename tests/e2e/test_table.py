@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import AppServer
+from tests.app_server import AppServer
 from tests.flows import enter_hand, new_match, reopen, start_two_player_match, total
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

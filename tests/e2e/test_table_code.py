@@ -9,23 +9,14 @@ import time
 
 import pytest
 
-from tests.net.conftest import LAN, Served
+from tests.app_server import LAN, needs_lan
 
-from .conftest import PHONE
+from .chromium import PHONE
 from .driver import Driver
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow,
-              pytest.mark.skipif(LAN is None, reason="a phone is played through this machine's LAN address")]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, needs_lan]
 
 WATCHING = "This phone is watching."
-
-
-@pytest.fixture(scope="module")
-def lan_app(tmp_path_factory):
-    """The app serving every address, with a table code, shared by the module's tests (as tests/net's)."""
-    app = Served(tmp_path_factory.mktemp("lan") / "data")
-    yield app
-    app.stop()
 
 
 def access_of(driver: Driver) -> str:
@@ -45,7 +36,7 @@ def wait_access(driver: Driver, wanted: str, seconds: float = 30) -> None:
 def test_a_phone_without_the_code_watches_and_with_the_join_link_keeps_score(browser, lan_app):
     context = browser.new_context(viewport=PHONE)
     try:
-        phone = Driver(context.new_page(), lan_app.url(LAN) + "/")
+        phone = Driver(context.new_page(), lan_app.at(LAN) + "/")
         phone.open()
         assert access_of(phone) == "watcher"
         phone.see(WATCHING)
@@ -62,15 +53,15 @@ def test_a_phone_without_the_code_watches_and_with_the_join_link_keeps_score(bro
 
         phone.type("join-code", lan_app.code)                  # typed as a person reads it off the laptop
         phone.tap("join", wait=False)                           # the tab opens the join link and comes back
-        phone.page.wait_for_url(lan_app.url(LAN) + "/")
+        phone.page.wait_for_url(lan_app.at(LAN) + "/")
         phone.enable_semantics()
-        assert phone.page.url == lan_app.url(LAN) + "/"         # the code left the address bar
+        assert phone.page.url == lan_app.at(LAN) + "/"         # the code left the address bar
         assert "xeri_table" not in phone.page.evaluate("document.cookie")  # HttpOnly: no script reads it
         wait_access(phone, "player")
         phone.tap("new-match")
         phone.wait_id("start-match")
 
-        phone.url = lan_app.url(LAN) + f"/?code={lan_app.code}"  # the link the QR code holds works the same
+        phone.url = lan_app.at(LAN) + f"/?code={lan_app.code}"  # the link the QR code holds works the same
         phone.open()
         wait_access(phone, "player")
     finally:
@@ -109,7 +100,7 @@ def test_a_page_of_another_site_cannot_open_the_apps_websocket(browser, lan_app)
         page.wait_for_function("() => document.title !== 'trying'", timeout=15_000)
         assert page.title() == "refused"
         # The same browser opens the app's WebSocket from the app's own page: only the origin differs.
-        page.goto(lan_app.url(LAN) + "/")
+        page.goto(lan_app.at(LAN) + "/")
         opened = page.evaluate("""() => new Promise(done => {
             const ws = new WebSocket('ws://' + location.host + '/ws');
             ws.onopen = () => { ws.close(); done('opened'); };

@@ -31,7 +31,7 @@ def test_a_tab_closed_mid_game_leaves_no_error_behind_while_the_table_plays_on(s
     data = tmp_path / "data"
     seed_match(data)
     app = start_app(data=data, host="127.0.0.1")
-    run(_play(app.url()))
+    run(_play(app.url))
     app.stop()
     said = app.log.read_text()
     assert "never awaited" not in said and "Traceback" not in said, said[-2000:]

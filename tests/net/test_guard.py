@@ -9,7 +9,7 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 
-from .conftest import LAN, needs_lan
+from tests.app_server import LAN, needs_lan
 from companion.i18n import t
 
 from ..loop import run
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 
 def get(app, path: str = "/", address: str = "127.0.0.1", **headers: str) -> httpx.Response:
-    return httpx.get(app.url(address) + path, headers=headers, follow_redirects=False, timeout=15)
+    return httpx.get(app.at(address) + path, headers=headers, follow_redirects=False, timeout=15)
 
 
 @pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "127.0.0.1",
@@ -61,7 +61,7 @@ def test_the_web_frameworks_own_pages_are_not_served(lan_app, path):
 def test_a_websocket_from_another_origin_is_refused(lan_app, origin):
     async def attempt():
         with pytest.raises(InvalidStatus) as refused:
-            await connect(lan_app.url(), origin=origin.format(port=lan_app.port) if origin else None)
+            await connect(lan_app.url, origin=origin.format(port=lan_app.port) if origin else None)
         assert refused.value.response.status_code == 403
 
     run(attempt())
@@ -70,7 +70,7 @@ def test_a_websocket_from_another_origin_is_refused(lan_app, origin):
 def test_a_websocket_naming_another_host_is_refused_even_from_that_origin(lan_app):
     async def attempt():
         with pytest.raises(InvalidStatus) as refused:
-            await connect(lan_app.url(), origin="http://evil.example", host="evil.example")
+            await connect(lan_app.url, origin="http://evil.example", host="evil.example")
         assert refused.value.response.status_code == 403
 
     run(attempt())
@@ -97,7 +97,7 @@ def test_guessing_codes_is_slowed_down_per_address(start_app):
 @needs_lan
 def test_a_phone_without_the_code_watches_and_its_taps_are_refused_by_the_server(lan_app):
     async def as_phone():
-        phone = await Phone.open(lan_app.url(LAN))
+        phone = await Phone.open(lan_app.at(LAN))
         try:
             assert b"access watcher" in phone.seen
             # The server sends a watching phone no control that changes the table, so there is nothing to
@@ -116,7 +116,7 @@ def test_a_phone_that_gave_the_code_keeps_score(lan_app):
     cookie = get(lan_app, f"/?code={lan_app.code}", address=LAN).headers["set-cookie"].split(";")[0]
 
     async def as_phone():
-        phone = await Phone.open(lan_app.url(LAN), cookie=cookie)
+        phone = await Phone.open(lan_app.at(LAN), cookie=cookie)
         try:
             assert b"access player" in phone.seen
             await phone.tap("new-match")
@@ -129,7 +129,7 @@ def test_a_phone_that_gave_the_code_keeps_score(lan_app):
 
 def test_the_device_running_the_app_keeps_score_without_a_code(lan_app):
     async def on_the_laptop():
-        phone = await Phone.open(lan_app.url())
+        phone = await Phone.open(lan_app.url)
         try:
             assert b"access owner" in phone.seen
         finally:
@@ -142,7 +142,7 @@ def test_the_device_running_the_app_keeps_score_without_a_code(lan_app):
                                           ("el;q=0,de", "en")])
 def test_each_phone_first_sees_the_app_in_its_browsers_language(lan_app, header, lang):
     async def phone_in(language):
-        phone = await Phone.open(lan_app.url(), language=language)
+        phone = await Phone.open(lan_app.url, language=language)
         try:
             return phone.seen
         finally:
@@ -155,13 +155,13 @@ def test_each_phone_first_sees_the_app_in_its_browsers_language(lan_app, header,
 @pytest.mark.parametrize("path, location", [("//evil.example/", "/evil.example/"),
                                             ("/%5Cevil.example/", "/%5Cevil.example/")])
 def test_the_join_link_redirects_only_to_this_servers_own_paths(lan_app, path, location):
-    answer = httpx.get(f"{lan_app.url()}{path}?code={lan_app.code}", follow_redirects=False, timeout=15)
+    answer = httpx.get(f"{lan_app.url}{path}?code={lan_app.code}", follow_redirects=False, timeout=15)
     assert answer.status_code == 303 and answer.headers["location"] == location
 
 
 def test_a_line_break_in_the_join_links_path_is_no_traceback(start_app):
     app = start_app()                                          # a log of its own: nothing else was asked of it
-    answer = httpx.get(f"{app.url()}/%0D%0ASet-Cookie:%20x=1?code={app.code}", follow_redirects=False, timeout=15)
+    answer = httpx.get(f"{app.url}/%0D%0ASet-Cookie:%20x=1?code={app.code}", follow_redirects=False, timeout=15)
     assert answer.status_code == 303 and answer.headers["location"] == "/%0D%0ASet-Cookie:%20x=1"
     assert "set-cookie" in answer.headers and "x=1" not in answer.headers["set-cookie"]
     assert app.stop() == 0 and "Traceback" not in app.log.read_text()
@@ -173,7 +173,7 @@ def test_guessing_codes_from_many_addresses_makes_every_address_wait(start_app):
 
     def guess(code: str, address: str) -> int:
         with httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=15) as client:
-            return client.get(f"{app.url()}/?code={code}", follow_redirects=False).status_code
+            return client.get(f"{app.url}/?code={code}", follow_redirects=False).status_code
 
     # Every 127.x.y.z is this machine's, and reaches the app as an address of its own.
     assert [guess("AAAAAA", f"127.0.1.{k}") for k in range(1, 21)] == [303] * 20
@@ -184,7 +184,7 @@ def test_served_on_every_ipv6_address_the_laptops_own_browser_is_its_owner(start
     app = start_app(host="::")                                # 127.0.0.1 arrives as ::ffff:127.0.0.1
 
     async def on_the_laptop():
-        phone = await Phone.open(app.url("127.0.0.1"))
+        phone = await Phone.open(app.url)
         try:
             return phone.seen
         finally:

@@ -16,7 +16,7 @@ from companion.storage import Store
 
 from tests.ports import free_port
 
-from .conftest import ROOT, Served
+from tests.app_server import ROOT, AppServer
 from ..loop import run
 from .flet_client import Phone, connect
 
@@ -33,9 +33,9 @@ def test_sigterm_stops_the_app_after_a_bare_websocket_client_came_and_went(start
     app = start_app(host="127.0.0.1")
 
     async def come_and_go():
-        ws = await connect(app.url())     # connects, never registers, leaves: Flet waited for it forever
+        ws = await connect(app.url)     # connects, never registers, leaves: Flet waited for it forever
         await ws.close()
-        phone = await Phone.open(app.url())  # and a real session, still open when the app is stopped
+        phone = await Phone.open(app.url)  # and a real session, still open when the app is stopped
         return phone
 
     run(come_and_go())
@@ -82,7 +82,7 @@ def test_the_same_data_folder_cannot_be_served_twice(start_app, tmp_path):
 
 
 def test_a_served_app_says_where_phones_join_and_with_which_code(tmp_path):
-    app = Served(tmp_path / "data")
+    app = AppServer(tmp_path / "data", host="0.0.0.0").start()
     try:
         said = app.log.read_text()
         assert f"?code={app.code}" in said and "without the code they can only watch" in said

@@ -1,7 +1,7 @@
 """Devices of a group for the sync fault tests: data folders, each a device, driven the ways a person would.
 
 - `cli(folder, "sync", "--server", url)`: `python -m companion` on the folder, as a command-line device;
-- `ServedDevice`: `python -m companion --port N --no-browser` on its folder (tests/e2e's `AppServer`),
+- `ServedDevice`: `python -m companion --port N --no-browser` on its folder (tests/app_server.py),
   joined to the group before it starts (the app holds the folder's lock while it runs);
 - `open_device(folder)`: the app built in this process on the folder (only while no app holds it), for
   what no front door offers yet (recording a hand from a script, choosing between two versions);
@@ -32,7 +32,7 @@ from companion.sync.address import CouchAddress
 from companion.sync.couch import CouchClient
 from companion.sync.errors import SyncError
 from companion.sync.remote import CouchRemote
-from tests.e2e.conftest import AppServer
+from tests.app_server import AppServer
 from tests.storage.builders import Clock, hand_for, new_match
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,16 +144,8 @@ class ServedDevice(AppServer):
 
     def join(self, url: str) -> None:
         """Keep the group's address in the folder (`sync --server`, which also makes a first round)."""
-        synced(self.data_dir, url)
+        synced(self.data, url)
 
-    def kill(self) -> None:
-        """As a crash would: SIGKILL, nothing flushed, no lock let go politely."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(10)
-
-    def said(self) -> str:
-        return self.log.read_text(errors="replace")[-4000:] if self.log.exists() else ""
 
 
 def seed_match(folder: Path, hands: int = 0) -> str:

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tests.e2e.conftest import ROOT
+from tests.app_server import ROOT
 from tests.net.flet_client import Phone, find
 from tests.sync.devices import ServedDevice, run
 
@@ -35,12 +35,11 @@ def test_the_served_apps_debug_log_has_no_password_and_no_join_qr(couch, tmp_pat
     password = couch.server.password
     assert password in url
     device = ServedDevice(tmp_path / "data")
-    device.data_dir.parent.mkdir(parents=True, exist_ok=True)
     device.env = {"XERI_DEBUG": "1"}
     device.start()
     try:
         async def scenario() -> bytes:
-            phone = await Phone.open(device.url.rstrip("/"))
+            phone = await Phone.open(device.url)
             await phone.tap("open-settings")
             await phone.read_until(b"open-sync")
             await phone.tap("open-sync")

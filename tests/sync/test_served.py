@@ -50,7 +50,6 @@ def devices(tmp_path):
 
     def make(name: str) -> ServedDevice:
         device = ServedDevice(tmp_path / name / "data")
-        device.data_dir.parent.mkdir(parents=True, exist_ok=True)
         made.append(device)
         return device
 
@@ -63,14 +62,14 @@ def test_a_xeri_and_a_hand_on_one_served_app_are_on_the_other_apps_phone_within_
     couch.create_database(couch.db)
     url = couch.url_for()
     a, b = devices("a"), devices("b")
-    match_id = seed_match(a.data_dir, hands=1)
+    match_id = seed_match(a.data, hands=1)
     a.join(url)
     b.join(url)                                  # B has the match: the phones on both can continue it
     a.start()
     b.start()
 
     async def scenario() -> dict[str, list[float]]:
-        pa, pb = Counted(await Phone.open(a.url.rstrip("/"))), Counted(await Phone.open(b.url.rstrip("/")))
+        pa, pb = Counted(await Phone.open(a.url)), Counted(await Phone.open(b.url))
         await pa.tap("continue-match")
         await pb.tap("continue-match")
         assert hand_row(0) in pb.phone.seen and hand_row(1) not in pb.phone.seen
@@ -95,7 +94,7 @@ def test_a_xeri_and_a_hand_on_one_served_app_are_on_the_other_apps_phone_within_
     assert max(took["xeri"] + took["hand"]) <= SEEN_WITHIN, (took, a.said(), b.said())
     a.stop()
     b.stop()
-    on_a, on_b = contents(a.data_dir), contents(b.data_dir)
+    on_a, on_b = contents(a.data), contents(b.data)
     assert on_a == on_b and len(on_a[match_id]["match"]["hands"]) == 2
     assert len({d["_id"] for d in shared_docs(couch).values()}) == len(shared_docs(couch))
 
@@ -105,7 +104,7 @@ def test_a_hand_saved_offline_waits_in_the_outbox_through_a_killed_app_and_arriv
     CouchDB on disk would, while device A cannot reach it."""
     couch.create_database(couch.db)
     a = devices("a")
-    match_id = seed_match(a.data_dir, hands=1)
+    match_id = seed_match(a.data, hands=1)
     a.join(through(proxy, couch))
     b_folder = tmp_path / "b" / "data"
     synced(b_folder, couch.url_for())            # B, on the command line, has the match
@@ -113,7 +112,7 @@ def test_a_hand_saved_offline_waits_in_the_outbox_through_a_killed_app_and_arriv
     a.start()
 
     async def save_a_hand() -> None:
-        pa = Counted(await Phone.open(a.url.rstrip("/")))
+        pa = Counted(await Phone.open(a.url))
         await pa.tap("continue-match")
         for ident in HAND_TAPS:
             await pa.tap(ident)
@@ -121,7 +120,7 @@ def test_a_hand_saved_offline_waits_in_the_outbox_through_a_killed_app_and_arriv
         await pa.phone.close()
 
     run(save_a_hand())
-    wait_for(lambda: match_id in unsent(a.data_dir), 30, what="the hand kept to send")
+    wait_for(lambda: match_id in unsent(a.data), 30, what="the hand kept to send")
     a.kill()                                     # the app dies before it could send anything
     proxy.restore()
     a.restart()                                  # on the same folder: the outbox is what it kept
@@ -132,8 +131,8 @@ def test_a_hand_saved_offline_waits_in_the_outbox_through_a_killed_app_and_arriv
 
     wait_for(arrived, 60, every=0.5, what="the hand arriving on B")
     a.stop()
-    assert contents(a.data_dir) == contents(b_folder)
-    assert contents(b_folder)[match_id]["match"]["hands"][1] == contents(a.data_dir)[match_id]["match"]["hands"][1]
-    assert not unsent(a.data_dir)
+    assert contents(a.data) == contents(b_folder)
+    assert contents(b_folder)[match_id]["match"]["hands"][1] == contents(a.data)[match_id]["match"]["hands"][1]
+    assert not unsent(a.data)
     hands = [d for d in shared_docs(couch).values() if d.get("kind") == "hand"]
     assert len(hands) == 2                       # each hand sent once, whatever was tried meanwhile
