@@ -201,10 +201,11 @@ def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], droppe
 def _taps(taps: Iterable[Change], untaps: Iterable[Change], next_slot: int,
           saved_slots: set[int]) -> tuple[tuple[Change, ...], tuple[Change, ...]]:
     """The live taps of the hand in progress, and the late ones (meant for a hand another phone had already
-    saved: they do not change it); a tap taken back is neither. In the order tapped: by time, then device,
-    then the device's own count."""
+    saved: they do not change it); a tap taken back is neither. In the order tapped: by logical clock (a
+    tap made after another was seen comes after it, whatever the phones' clocks say), then device, then the
+    device's own count."""
     untapped = {c.body["tap"] for c in untaps}
-    tapped = sorted((c for c in taps if c.id not in untapped), key=lambda c: (c.at, c.device, c.body["n"], c.id))
+    tapped = sorted((c for c in taps if c.id not in untapped), key=lambda c: (c.order[:3], c.body["n"], c.id))
     live = tuple(c for c in tapped if c.body["slot"] == next_slot)
     late = tuple(c for c in tapped if c.body["slot"] in saved_slots and c.body["slot"] != next_slot)
     return live, late

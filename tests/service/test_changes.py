@@ -34,8 +34,9 @@ def record(hands: int = 0, live=(), abandoned=False, trail=()) -> MatchRecord:
 class Device:
     """A phone's view: the documents it knows, and its own match record."""
 
-    def __init__(self, name: str, docs=()):
-        self.name = name
+    def __init__(self, name: str, docs=(), skew: int = 0):
+        self.name, self.skew = name, skew
+        """Seconds this device's own clock is off (wall time only: its documents carry logical clocks)."""
         self.docs: dict[str, ch.Change] = {c.id: c for c in docs}
         self.sent = 0
         self.clock = itertools.count(1)
@@ -50,9 +51,10 @@ class Device:
         """The device's match is now `rec`: the changes that say so."""
         out = []
         for _ in range(3):
-            new = changes_since(self.project(), rec, False, at(next(self.clock)), self.name, self.sent)
+            new = changes_since(self.project(), rec, False, at(next(self.clock) + self.skew), self.name, self.sent)
             if not new:
                 break
+            new = ch.stamped(self.docs.values(), new)                   # as the service writes them
             self.sent += sum(1 for c in new if c.kind is ch.Kind.TAP)
             self.docs.update((c.id, c) for c in new)
             out += new
@@ -188,6 +190,22 @@ def test_taps_from_two_phones_add_up_and_an_undone_tap_is_gone_everywhere():
     b.write(replace(b.record(), live=LiveHand(tuple(t for t in taps if t.kind is TapKind.XERI))))
     a.hear(b)
     assert [t.kind for t in a.record().live.taps] == [TapKind.XERI, TapKind.XERI]
+
+
+def test_taps_count_in_the_order_tapped_by_logical_clock_whatever_the_phones_clocks_say():
+    a = Device("A", skew=3600)                                        # an hour ahead
+    a.write(record(hands=1))
+    b = Device("B", a.docs.values())
+    a.write(replace(a.record(), live=LiveHand((Tap(0, TapKind.XERI),))))
+    b.hear(a)                                                         # B taps after it saw A's tap
+    b.write(replace(b.record(), live=LiveHand((Tap(0, TapKind.XERI), Tap(1, TapKind.JACK_XERI)))))
+    a.hear(b)
+    for phone in (a, b):
+        assert [(t.seat, t.kind) for t in phone.record().live.taps] == [(0, TapKind.XERI), (1, TapKind.JACK_XERI)]
+    # Taken back on A, the last tap goes: B's jack xeri, though A's clock calls its own xeri the later.
+    a.write(replace(a.record(), live=LiveHand((Tap(0, TapKind.XERI),))))
+    b.hear(a)
+    assert [(t.seat, t.kind) for t in b.record().live.taps] == [(0, TapKind.XERI)]
 
 
 def test_a_tap_meant_for_a_hand_already_saved_elsewhere_does_not_change_that_hand():
