@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 from pathlib import Path
 
-from .clock import Clock, IdMaker, new_id, utc_now
+from .clock import Clock, IdMaker, new_id
 from .history.cache import HistoryCache
 from .service import MatchStorage, Services, StorageError
 from .service.group import Group
@@ -77,10 +77,8 @@ class Parts:
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xeri-writes")
         threading.Thread(target=self.history.warm, args=(self.services.library,), name="history-warm-up",
                          daemon=True).start()
-        check = getattr(self.storage, "check_folder", None)
-        if check is not None:
-            threading.Thread(target=_watch_folder, args=(check, self._stop), name="data-folder-watch",
-                             daemon=True).start()
+        threading.Thread(target=_watch_folder, args=(self.storage.check_folder, self._stop),
+                         name="data-folder-watch", daemon=True).start()
         if self.runner is not None:
             self.runner.start_thread()
 
@@ -100,14 +98,21 @@ class Parts:
         self.close()
 
 
+_PORT = sorted({*(name for name in dir(MatchStorage) if not name.startswith("_")), *MatchStorage.__annotations__})
+"""What a storage backend must have (`MatchStorage`'s methods, properties and attributes)."""
+
+
 def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker = new_id) -> Parts:
-    """The app over `storage`, on `clock` (else the storage's own, else the system's). A backend with a
-    folder of its own (on disk, or the browser's) keeps what sync knows beside the matches, in `sync/`."""
-    clock = clock or getattr(storage, "clock", None) or utc_now
+    """The app over `storage`, on `clock` (else the storage's own). What sync knows is kept beside the
+    matches, in the storage's `sync/` (on disk, or the browser's folder)."""
+    if not isinstance(storage, MatchStorage):  # a backend lacking part of the port: said now, not found out later
+        missing = [name for name in _PORT if not hasattr(storage, name)]
+        raise TypeError(f"{type(storage).__name__} is not a MatchStorage: it has no {', '.join(missing)}")
+    clock = clock or storage.clock
     services = Services.over(storage, clock, make_id)
-    folder = getattr(storage, "path", None)
-    if folder is None or getattr(storage, "read_only", False):  # an export reads only: no group, no replica
+    if storage.read_only:  # an export reads only: no group, no replica
         return Parts(storage, services, HistoryCache(), clock)
+    folder = storage.path
     from .storage import files
     from .storage.replica import SYNC, FolderReplica, GroupFile
     from .sync.runner import CouchConnector, SyncRunner

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import errno
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -102,7 +102,22 @@ class MatchStorage(Protocol):
     Every write is durable when the method returns. The service decides what a record becomes (a hand
     recorded, finished, live taps cleared); the storage only keeps it. `st` is the record's standing,
     which the service has already worked out: the index keeps its totals, winner and status.
+
+    What the app is built from (`companion.bootstrap.build`) is declared here too, so that a new backend
+    cannot lack it without a type error: `path`, `clock`, `read_only`, `check_folder`.
     """
+
+    path: Path
+    """Where the storage keeps its files (in a browser, its folder in memory, kept in IndexedDB): sync keeps
+    what it knows of the group beside them (`sync/`)."""
+    clock: Callable[[], str]
+    """Where the storage, and the services over it, take the time from (ISO 8601, UTC)."""
+    read_only: bool
+    """Opened to read only (an export): no writes, and so no group and no sync."""
+
+    def check_folder(self) -> bool:
+        """Make the folder again if it was deleted while the app ran; True if it was (`StorageError` when it
+        could not be)."""
 
     @property
     def folder(self) -> Path | None:
