@@ -11,7 +11,8 @@ from tests.loop import run
 from companion import bootstrap
 from companion.sync.errors import SyncError, SyncSays
 from companion.sync.runner import CouchConnector
-from companion.ui.viewmodel import AppModel, Screen, Session
+from companion.ui.viewmodel import Access, AppModel, Screen, Session
+from tests.screens import ScreenPhone
 from tests.service.shared_db import SharedDatabase
 from tests.storage.builders import Clock, hand_for, new_match
 
@@ -97,6 +98,31 @@ def test_a_missing_database_is_offered_to_be_created_when_the_user_may(phone):
     assert app.sync.found.may_create and not app.sync.found.ok
     app.sync.test(create=True)
     assert app.connector.created and app.sync.found.ok
+
+
+@pytest.mark.parametrize("access", list(Access))
+def test_the_join_qr_and_leave_are_for_a_phone_that_keeps_score_never_for_a_watcher(phone, access):
+    app, parts = phone
+    app.sync.open()
+    app.sync.paste("https://anna:s3cret@couch.example/club")
+    app.sync.join()
+    other = AppModel(parts.services, session=Session(parts.services, access=access))
+    other.sync.open()                                           # a watcher reaches the Sync screen…
+    drawn = ScreenPhone(other)
+    assert other.session.screen is Screen.SYNC and "anna @ https://couch.example/club" in drawn.screen_text()
+    shown = drawn.by_id_count("sync-show-qr"), drawn.by_id_count("sync-leave")
+    other.sync.show_join_qr()
+    other.sync.ask_leave()
+    if access is Access.WATCHER:                               # …and sees neither, and is refused either
+        assert shown == (0, 0)
+        assert other.session.detail is None and other.session.question is None
+        assert other.sync.join_link() is None and other.session.notice.text.startswith("This phone can only watch")
+        assert "s3cret" not in drawn.screen_text() and app.sync.group() is not None
+    else:
+        assert shown == (1, 1)
+        assert other.session.detail.ident == "join-qr" and "s3cret" in other.sync.join_link()
+        other.confirm()
+        assert app.sync.group() is None
 
 
 def test_a_join_link_fills_the_fields_and_leaving_forgets_the_group(phone):

@@ -322,8 +322,9 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
     about becomes a notice instead of ending the page: a stale screen (another phone changed the
     match), a match that is over, an impossible hand, or storage that failed.
 
-    `writes=True` marks an intent that changes what is stored (or opens a form only for that): a
-    watching session (`Session.can_write` False) is told so in words and nothing runs. The server
+    `writes=True` marks an intent that changes what is stored, opens a form only for that, or shows a
+    secret of the group's (the join QR, which holds its password): a watching session
+    (`Session.can_write` False) is told so in words and nothing runs. The server
     decides the access; hiding a button is only a courtesy.
     """
     if method is None:

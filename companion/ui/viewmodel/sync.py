@@ -111,9 +111,10 @@ class SyncModel(ViewModel):
         return f"{scheme}://{who}{host}/{quote(self.database.strip(), safe='')}" if server else ""
 
     def join_link(self) -> str | None:
-        """The link another phone opens to join (with the password in it): only for this device's screen."""
+        """The link another phone opens to join (with the password in it): only for a phone that may keep
+        score (the device running the app, or a phone that gave the table code), never a watcher."""
         group = self.services.group
-        link = group.link() if group is not None else None
+        link = group.link() if group is not None and self.session.can_write else None
         if link is None:
             return None
         return (self.session.app_address or "") + JOIN + quote(link, safe="")
@@ -227,7 +228,7 @@ class SyncModel(ViewModel):
             action()
         self.session.say("notice.sync.now")
 
-    @intent
+    @intent(writes=True)  # the group's password is in it: a watching phone is refused
     def show_join_qr(self) -> None:
         link = self.join_link()
         if link is not None:

@@ -32,9 +32,9 @@ def sync_screen(vm: AppModel) -> Frame:
                          labelled(ft.Text(group, size=17, weight=ft.FontWeight.W_600, selectable=True), "sync-group"),
                          ident="sync-group-card"))
         body.append(ft.Text(tr("sync.explain_in"), size=15))
-        body.append(ft.Row([secondary(tr("sync.show_qr"), lambda: m.show_join_qr(), "sync-show-qr",
-                                      icon=ft.Icons.QR_CODE_2, expand=True)]))
-        if s.can_write:
+        if s.can_write:  # a watching phone sees the group, never its password (in the QR) nor Leave
+            body.append(ft.Row([secondary(tr("sync.show_qr"), lambda: m.show_join_qr(), "sync-show-qr",
+                                          icon=ft.Icons.QR_CODE_2, expand=True)]))
             body.append(ft.Row([secondary(tr("sync.leave"), lambda: m.ask_leave(), "sync-leave", danger=True,
                                           icon=ft.Icons.LOGOUT, expand=True)]))
         footer.append(primary(tr("sync.now"), lambda: m.sync_now(), "sync-now", icon=ft.Icons.SYNC))
