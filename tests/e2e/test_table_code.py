@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import http.server
 import threading
-import time
 
 import pytest
 
@@ -27,10 +26,11 @@ def access_of(driver: Driver) -> str:
 
 
 def wait_access(driver: Driver, wanted: str, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while access_of(driver) != wanted:
-        assert time.monotonic() < deadline, f"the page never got {wanted} access"
-        time.sleep(0.1)
+    driver.wait_page("""(wanted) => {
+        const node = document.querySelector('[flt-semantics-identifier="app-seen"]');
+        const label = node ? (node.getAttribute('aria-label') || '') + ' ' + (node.textContent || '') : '';
+        return label.split('access ').pop().split(/\\s+/)[0] === wanted;
+    }""", wanted, int(seconds * 1000), lambda: f"the page never got {wanted} access (it has {access_of(driver)})")
 
 
 def test_a_phone_without_the_code_watches_and_with_the_join_link_keeps_score(browser, lan_app):
