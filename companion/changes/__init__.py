@@ -33,12 +33,12 @@ from __future__ import annotations
 from .diff import changes_since
 from .documents import (MATCH_ID, Change, ChangeError, ChangeSays, Kind, choice, from_doc, hand, stamped, start,
                         status, tap, undo, untap)
-from .limits import FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_PAGES, MAX_SLOTS, RECEIVE_BATCH, SEND_BATCH
+from .limits import (FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_KEPT_BYTES, MAX_PAGES, MAX_SLOTS, RECEIVE_BATCH,
+                     SEND_BATCH)
 from .projection import (Conflict, Projection, Version, is_start_readable, match_of, may_conflict, names_of,
                          project, record_of)
 
-__all__ = ["FORMAT", "MATCH_ID", "MAX_BODY_CHARS", "MAX_CLOCK", "MAX_PAGES", "MAX_SLOTS", "RECEIVE_BATCH",
-           "SEND_BATCH", "Change", "ChangeError", "ChangeSays", "Conflict", "Kind", "Projection", "Version",
-           "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of", "may_conflict", "names_of",
-           "project",
-           "record_of", "stamped", "start", "status", "tap", "undo", "untap"]
+__all__ = ["FORMAT", "MATCH_ID", "MAX_BODY_CHARS", "MAX_CLOCK", "MAX_KEPT_BYTES", "MAX_PAGES", "MAX_SLOTS",
+           "RECEIVE_BATCH", "SEND_BATCH", "Change", "ChangeError", "ChangeSays", "Conflict", "Kind", "Projection",
+           "Version", "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of", "may_conflict",
+           "names_of", "project", "record_of", "stamped", "start", "status", "tap", "undo", "untap"]

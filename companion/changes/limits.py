@@ -17,6 +17,11 @@ SEND_BATCH = 200
 """Documents sent in one request."""
 RECEIVE_BATCH = 500
 """Documents asked for in one page of the group's feed."""
+MAX_KEPT_BYTES = 200 * 1024 * 1024
+"""The most a device keeps of its group's documents: 200 MB, twenty times a club's decade (a match of 20
+hands is about 30 KB of documents; a club's decade, 3,000 matches, about 100 MB). A server that sends more
+(a flood of well-formed documents) stops the round with a sentence once it is past it; what was kept stays,
+and the device's own matches are not touched."""
 MAX_PAGES = 400
 """The most pages one round reads (200,000 documents, a club's twenty years): a server that never says it is
 done is cut off with a sentence; what was read is kept, and the next round goes on from there."""

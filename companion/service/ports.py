@@ -270,6 +270,9 @@ class Replica(Protocol):
 
     def set_taps_sent(self, n: int) -> None: ...
 
+    def kept_bytes(self) -> int:
+        """How many bytes of the group's documents this device keeps (`changes.limits.MAX_KEPT_BYTES`)."""
+
     def forget(self) -> None:
         """Forget the group: every document known, the mark, the checkpoint, the comparisons (not the device's
         id, nor its matches)."""

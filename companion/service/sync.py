@@ -25,7 +25,7 @@ from ..clock import Clock
 from ..engine.messages import Message, SaidError, Says
 from ..records import MatchRecord, Revision, TrailEntry
 from .. import changes as ch
-from ..changes import MAX_PAGES, RECEIVE_BATCH, SEND_BATCH, changes_since
+from ..changes import MAX_KEPT_BYTES, MAX_PAGES, RECEIVE_BATCH, SEND_BATCH, changes_since
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch, Remote, Replica
 from .table import Table
 
@@ -44,6 +44,8 @@ class RoundSays(Says):
                "stopped there, and the next goes on from what was read")
     BACKWARDS = ("the group's server went back in its own feed (from {before} to {after}): nothing more was "
                  "read from it this round")
+    FULL = ("this device keeps at most {limit} MB of the group's history and it holds {kept} MB: nothing more "
+            "was read from the group's server (every match here is as it was)")
 
 
 class RoundStopped(SaidError):
@@ -229,6 +231,9 @@ class Sync:
         """One page of what the group wrote: kept, the checkpoint moved past it, its matches stored; whether
         more may follow. A feed whose checkpoint goes back (an older history is noticed before, by
         `same_history`) is not a history at all: the round stops there, in words."""
+        kept = self.replica.kept_bytes()
+        if kept > MAX_KEPT_BYTES:  # a page past the bound at most: a server cannot fill the device
+            raise RoundStopped(RoundSays.FULL, limit=MAX_KEPT_BYTES // 2**20, kept=kept // 2**20)
         before = self.replica.checkpoint
         docs, seq, more = await remote.changes(before, RECEIVE_BATCH)
         if _behind(seq, before):

@@ -45,6 +45,8 @@ class FolderReplica:
         """Per match, loaded when first asked: {"docs": {id: doc}, "unsent": [id, ...]}."""
         self._files: set[str] | None = None
         """The matches with a file of documents, listed from the folder once, then kept up to date here."""
+        self._sizes: dict[str, int] | None = None
+        """The bytes of each match's file of documents, read from the folder once, then kept up to date here."""
         self._state = self._read(self.folder / "state.json") or {}
         self._state_kept = isinstance(self._state.get("device"), str)
         """Whether state.json holds this device's name: it is written with the first document kept, not when
@@ -101,6 +103,8 @@ class FolderReplica:
             write_many(items, folders_now=True)
         if self._files is not None:
             self._files |= {path.stem for path, _ in items}
+        if self._sizes is not None:
+            self._sizes.update((path.stem, len(data)) for path, data in items)
 
     # --- Replica ----------------------------------------------------------------------------------------
     @property
@@ -220,6 +224,18 @@ class FolderReplica:
                 self._files = {p.stem for p in folder.glob("*.json")} if folder.is_dir() else set()
             return set(self._files)  # every keep writes its matches' files, and adds them to it
 
+    def kept_bytes(self) -> int:
+        with self._lock:
+            if self._sizes is None:  # once, as `matches`: then every file written says its size
+                self._sizes = {}
+                folder = self.folder / "matches"
+                for path in folder.glob("*.json") if folder.is_dir() else ():
+                    try:
+                        self._sizes[path.stem] = path.stat().st_size
+                    except OSError:
+                        continue
+            return sum(self._sizes.values())
+
     def _text(self, key: str) -> str | None:
         value = self._state.get(key)
         return value if isinstance(value, str) else None
@@ -280,7 +296,7 @@ class FolderReplica:
             for path in (self.folder / "matches").glob("*.json"):
                 path.unlink(missing_ok=True)
             self._docs.clear()
-            self._files = set()
+            self._files, self._sizes = set(), {}
             self._state = {"device": self.device, "checkpoint": None, "compared": {}, "taps": self.taps_sent,
                            "unsent": [], "settle": [], "mark": None, "refused": {}}
             self._write_state()

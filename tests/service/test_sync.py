@@ -391,3 +391,24 @@ def test_a_match_taken_up_again_stays_taken_up_whatever_the_clock_of_the_phone_t
     assert not right.table.get(m).abandoned and not ahead.table.get(m).abandoned
     ahead.close()
     right.close()
+
+
+def test_what_a_device_keeps_of_the_group_is_counted_in_bytes_as_its_files_are(tmp_path, shared):
+    a, b = Device(tmp_path / "a", shared), Device(tmp_path / "b", shared)
+    for _ in range(3):
+        a.table.start(new_match("Anna", "Ben"))
+    a.once()
+    b.once()
+    on_disk = sum(f.stat().st_size for f in (tmp_path / "b" / "sync" / "matches").glob("*.json"))
+    assert b.replica.kept_bytes() == on_disk > 0
+    assert FolderReplica(tmp_path / "b" / "sync").kept_bytes() == on_disk      # read again after a restart
+    m = a.matches()[0].id
+    a.table.record_hand(m, hand_for(1))
+    a.once()
+    b.once()                                                                    # a hand more: counted as written
+    assert b.replica.kept_bytes() == sum(f.stat().st_size for f in (tmp_path / "b" / "sync" / "matches").glob("*.json"))
+    assert b.replica.kept_bytes() > on_disk
+    b.replica.forget()
+    assert b.replica.kept_bytes() == 0
+    a.close()
+    b.close()

@@ -15,6 +15,8 @@ Kinds (`misbehave(kind, **options)`):
 - `gzip`: a compressed answer that unpacks to `size` bytes (100 MB), which the client did not ask for.
 - `echo`: a 500 whose reason holds the user and password the request signed in with.
 - `endless_changes`: `{"results":[` and then changes, forever (`pause` seconds between them).
+- `flood`: `_changes` pages of `rows` well-formed documents, each `template` (a document) about a new match
+  and `pad` characters longer, with more always pending: a server filling the device's disk.
 - `stall`: the status and headers, then nothing. `silent`: not even those.
 - `redirect`: 302 to `location`.
 - `status`: `code` (401, 403, 404, 500, 503, …) with CouchDB's `error` and `reason`.
@@ -181,6 +183,19 @@ class _Handler(BaseHTTPRequestHandler):
                              "doc": {"_id": f"_design/x{n}", "_rev": rev}}], "last_seq": n, "pending": 1}
         self._whole(200, json.dumps(said).encode())
 
+    def _flood(self, template: dict[str, Any] | None = None, rows: int = 50, pad: int = 30_000) -> None:
+        hostile = self.server.hostile
+        hostile.pages += 1
+        results = []
+        for k in range(rows):
+            match = f"{hostile.pages:08x}{k:08x}".rjust(32, "f")
+            doc = {**(template or {}), "_id": f"{match}.start", "match": match, "_rev": "1-" + "b" * 32}
+            doc["body"] = {**doc.get("body", {}), "pad": "x" * pad}
+            results.append({"seq": hostile.pages * rows + k, "id": doc["_id"], "changes": [{"rev": doc["_rev"]}],
+                            "doc": doc})
+        self._whole(200, json.dumps({"results": results, "last_seq": hostile.pages * rows + rows,
+                                     "pending": 1}).encode())
+
     def _backwards(self) -> None:
         """A `_changes` feed whose checkpoint goes back: 10 and more to come, then one less than asked from."""
         since = parse_qs(urlparse(self.path).query).get("since", ["0"])[0].split("-")[0]
@@ -237,7 +252,7 @@ class Hostile:
         self.local: dict[str, Any] = {}
         """Local documents written (the history's mark), by path."""
         self.pages = 0
-        """`_changes` pages answered by `pages_forever`."""
+        """`_changes` pages answered by `pages_forever` and `flood`."""
         self.closing = threading.Event()
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.hostile = self

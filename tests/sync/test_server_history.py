@@ -139,6 +139,36 @@ def test_a_feed_that_never_ends_or_goes_backwards_stops_the_round_in_words_and_c
     assert sheets(a) == before
 
 
+def test_a_server_that_floods_the_device_stops_the_round_at_the_bound_in_words(hostile, tmp_path, monkeypatch):
+    """Before (#23): 500 new well-formed 30 KB documents a page, "pending" always 1, wrote 753 MB into the
+    data folder in 30 s. Now the round stops once the device keeps more than `MAX_KEPT_BYTES` of the group
+    (a page past it at most; 2 MB here, 200 MB for people), in words, and the device's own matches are as
+    they were."""
+    import companion.service.sync as service_sync
+    from companion import changes as ch
+    from tests.storage.builders import new_match
+
+    monkeypatch.setattr(service_sync, "MAX_KEPT_BYTES", 2 * 2**20)
+    a = tmp_path / "a"
+    own = history(a, 2)
+    url = hostile.database_url()
+    a_round(a, url)
+    template = ch.start("0" * 32, new_match(), "2026-12-01T20:00:00.000Z", "flood").to_doc()
+    hostile.misbehave("flood", path="/club/_changes", template=template, rows=50, pad=30_000)
+    with pytest.raises(RoundStopped) as full:
+        a_round(a, url)
+    said = EN.say(full.value)
+    assert "keeps at most 2 MB of the group's history and it holds 2 MB" in said, said
+    assert hostile.pages == 2                         # 1.5 MB a page: two pages read, no third asked for
+    kept = sum(f.stat().st_size for f in (a / "sync").rglob("*") if f.is_file())
+    assert 2 * 2**20 < kept < 4 * 2**20
+    with pytest.raises(RoundStopped):                 # and the next round stops at once, asking for nothing
+        a_round(a, url)
+    assert hostile.pages == 2
+    mine = sheets(a)
+    assert all(mine[m] == own[m] for m in own) and len(mine) == len(own) + 100
+
+
 def test_a_database_restored_from_an_older_copy_with_its_mark_is_read_again_and_refilled(couch, tmp_path: Path):
     """A copy of the database's files put back (its local documents with it, so the mark is the same) is
     behind this device's checkpoint: the device starts over with it, as with a new mark."""
