@@ -239,6 +239,8 @@ def sync_command(server: str | None, forget: bool, lang: str = "en") -> int:
             print(tr("cli.sync.started_over", what=tr.say(report.started_over)))
         if report.conflicts:
             print(tr.n("cli.sync.conflicts", report.conflicts))
+        if not report.in_step and not report.group_changed:
+            print(tr("cli.sync.behind", command="python -m companion sync"))
         for problem in report.unreadable[:5]:
             print(tr("cli.sync.unreadable", reason=tr.say(problem)), file=sys.stderr)
         return 0

@@ -84,6 +84,9 @@ class Report:
     """Said when the group's database was not the history this device synced with (`GroupSays`)."""
     group_changed: bool = False
     """The device joined another group or left while the round ran: it stopped there."""
+    in_step: bool = False
+    """Checked at the round's end, not assumed from no error: this device had nothing left to send or to
+    store, and had read the group's feed as far as the server said it reaches (`Sync.in_step`)."""
 
     def add(self, other: Report) -> None:
         self.sent += other.sent
@@ -302,10 +305,19 @@ class Sync:
             report.add(await self.receive(remote, group))
             if self.gather(report.stored):   # what receiving made this device say, sent in the same round
                 report.sent += await self.send(remote, group)
+            report.in_step = await self.in_step(remote)
         except GroupChanged:  # joined another group, or left, meanwhile: the next round is the new group's
             report.group_changed = True
         report.conflicts = self.open_conflicts()
         return report
+
+    async def in_step(self, remote: Remote) -> bool:
+        """Whether this device and the group's database agree now: nothing of this device's waits to be sent,
+        nothing the group sent waits to be stored, and the server's feed reaches no further than what was
+        read (asked of the server, which another device may have written to since)."""
+        if self.replica.unsent(1) or self.replica.to_settle():
+            return False
+        return not _behind(self.replica.checkpoint or "0", await remote.position())
 
     # --- one match: the documents into this device's match -------------------------------------------
     def settle(self, match_id: str) -> bool:

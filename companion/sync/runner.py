@@ -79,6 +79,8 @@ class Status:
     """Hands saved differently on two devices, waiting for the table."""
     started_over: tuple[float, Message] | None = None
     """When (time.time()) and why the device last started over with the group's database (`GroupSays`)."""
+    in_step: bool = False
+    """What the last round found when it checked (`Report.in_step`): only then is "In step" said."""
 
 
 class SyncRunner:
@@ -187,12 +189,12 @@ class SyncRunner:
         while not self._stop and self.group.address() == address:
             self._poked = self._wrote = False
             self.status = Status("syncing", self.status.at, None, self.status.waiting, self.status.conflicts,
-                                 self.status.started_over)
+                                 self.status.started_over, self.status.in_step)
             report = await self._round(remote)
             started_over = ((time.time(), report.started_over) if report.started_over is not None
                             else self.status.started_over)
             self.status = Status("ok", time.time(), None, len(self.sync.replica.unsent(1000)), report.conflicts,
-                                 started_over)
+                                 started_over, report.in_step)
             if self.after_round is not None:
                 done = self.after_round(report)
                 if done is not None:

@@ -412,3 +412,57 @@ def test_what_a_device_keeps_of_the_group_is_counted_in_bytes_as_its_files_are(t
     assert b.replica.kept_bytes() == 0
     a.close()
     b.close()
+
+
+class Through:
+    """The shared database as it is (a test changes one of its answers)."""
+
+    def __init__(self, shared: SharedDatabase):
+        self.shared = shared
+
+    def __getattr__(self, name: str):
+        return getattr(self.shared, name)
+
+
+class WrittenMeanwhile(Through):
+    """The shared database, into which `other` sends what it keeps just as this round asks where the feed
+    reaches: another device writing between this round's last page and its check."""
+
+    def __init__(self, shared: SharedDatabase, other: Device):
+        super().__init__(shared)
+        self.other, self.read = other, False
+
+    async def changes(self, since, limit):
+        self.read = True
+        return await self.shared.changes(since, limit)
+
+    async def position(self):
+        if self.read:   # the round has read the feed: now the other device writes
+            await self.shared.send([c.to_doc() for c in self.other.replica.unsent(100)])
+        return await self.shared.position()
+
+
+def test_in_step_is_said_only_when_the_round_checked_that_device_and_group_agree(tmp_path, shared):
+    """Before (#23), a round that ended without an error was "In step", whatever it had left behind."""
+    a, b = Device(tmp_path / "a", shared), Device(tmp_path / "b", shared)
+    m = a.table.start(new_match("Anna", "Ben")).id
+    assert a.once().in_step
+    assert b.once().in_step and b.table.get(m)
+    b.table.record_hand(m, hand_for(1))
+    b.sync.gather()                                   # kept to send, not sent yet
+    assert not run(a.sync.once(WrittenMeanwhile(shared, b))).in_step   # B wrote as A's round ended
+    report = a.once()                                 # the next round reads it, and then they agree
+    assert report.in_step and m in report.stored and len(a.table.get(m).match.hands) == 1
+    b.once()
+    b.table.record_hand(m, hand_for(2))               # a server that keeps B's hand back without a word:
+    assert not run(b.sync.once(KeptBack(shared))).in_step    # no error, and still not in step
+    assert b.once().in_step
+    a.close()
+    b.close()
+
+
+class KeptBack(Through):
+    """The shared database, which takes none of the documents sent and says nothing of it."""
+
+    async def send(self, docs):
+        return set(), {}

@@ -183,3 +183,20 @@ def test_a_versions_time_is_shown_in_the_devices_time_zone(monkeypatch):
     finally:
         monkeypatch.delenv("TZ")
         time.tzset()
+
+
+def test_in_step_is_said_only_when_the_last_round_checked_it(phone):
+    import time
+
+    from companion.sync.runner import Status
+
+    app, _ = phone
+    app.sync.open()
+    app.sync.paste("https://anna:pw@couch.example/club")
+    app.sync.join()
+    said = {}
+    for in_step in (False, True):
+        app.session.sync_status = lambda in_step=in_step: Status("ok", time.time() - 3, in_step=in_step)
+        said[in_step] = app.sync.status()[0]
+    assert said == {False: "Catching up with the group: what another phone wrote meanwhile is being read.",
+                    True: "In step with the group (3 seconds ago)."}

@@ -86,7 +86,12 @@ class SyncModel(ViewModel):
             return tr.n("sync.status.failing", waiting, reason=tr.say(status.problem)), Tone.PROBLEM
         if status.state in ("ok", "syncing") and status.at is not None:
             ago = max(0, int(time.time() - status.at))
-            line = tr.n("sync.status.ok", ago) if not waiting else tr.n("sync.status.waiting", waiting)
+            if waiting:
+                line = tr.n("sync.status.waiting", waiting)
+            elif status.in_step:
+                line = tr.n("sync.status.ok", ago)
+            else:  # the round ended well, but the device and the group did not yet agree when it checked
+                line = tr("sync.status.behind")
             if status.conflicts:
                 line += " " + tr.n("sync.status.conflicts", status.conflicts)
             refused = self.services.sync.refused() if self.services.sync is not None else []
