@@ -1,6 +1,6 @@
 """App speed in Chromium: start-up to the first usable screen, and tap latency on two busy screens.
 
-The real app (`python -m companion --port N --no-browser`, through tests/e2e's AppServer) is driven by
+The real app (`python -m companion --port N --no-browser`, through tests/app_server.py's AppServer) is driven by
 Debian's Chromium through Playwright on a 390x844 page, as the browser tests do. Median of 5 runs:
 
 - start-up: from `page.goto` to the first usable screen, i.e. the `new-match` button in the
@@ -56,7 +56,7 @@ def _median(values: list[float]) -> float:
 
 
 def _chromium():
-    from tests.e2e.conftest import CHROMIUM, HOW_TO
+    from tests.e2e.chromium import CHROMIUM, HOW_TO
 
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
@@ -72,7 +72,7 @@ def measure_start(browser, url: str, locale: str = "en-US") -> dict[str, list[fl
     """Per run, for a browser set to `locale`: seconds from goto to Flutter's placeholder (the engine
     loaded) and to `new-match` (usable); the bytes the page received by then; and, when the page asks
     for the Hangul font, the seconds until it has arrived and its bytes."""
-    from tests.e2e.conftest import PHONE
+    from tests.e2e.chromium import PHONE
 
     out: dict[str, list[float]] = {"usable": [], "loaded": [], "bytes": [], "font_s": [], "font_bytes": []}
     for _ in range(RUNS):
@@ -228,7 +228,8 @@ def main() -> None:
         return
     from playwright.sync_api import sync_playwright
 
-    from tests.e2e.conftest import CHROMIUM_ARGS, PHONE, AppServer
+    from tests.app_server import AppServer
+    from tests.e2e.chromium import CHROMIUM_ARGS, PHONE
     from tests.e2e.driver import Driver
 
     with tempfile.TemporaryDirectory(prefix="xeri-bench-app-") as tmp:

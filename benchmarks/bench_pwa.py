@@ -5,7 +5,7 @@
 dist-pwa/ is built first when stale (as the browser tests do), served by `python -m http.server` on
 127.0.0.1, and driven by Debian's Chromium through Playwright on a 390x844 page. Median of 5 runs each:
 
-- server mode: `python -m companion` (tests/e2e's AppServer), a new browser context each run (what
+- server mode: `python -m companion` (tests/app_server.py's AppServer), a new browser context each run (what
   `benchmarks app` measures);
 - cold start: the site on a new browser context each run (nothing cached, no service worker, no
   Python snapshot: a phone's first visit);
@@ -65,7 +65,7 @@ def usable_after_goto(page, url: str) -> float:
 
 
 def launch(playwright, chromium: str, profile: Path):
-    from tests.e2e.conftest import CHROMIUM_ARGS, PHONE
+    from tests.e2e.chromium import CHROMIUM_ARGS, PHONE
 
     context = playwright.chromium.launch_persistent_context(
         str(profile), executable_path=chromium, headless=True, args=CHROMIUM_ARGS, viewport=PHONE,
@@ -75,7 +75,7 @@ def launch(playwright, chromium: str, profile: Path):
 
 def measure_pwa(playwright, chromium: str, site: Path, profile: Path) -> dict:
     """Cold and warm starts of the site, its timeline when warm, and taps on it offline."""
-    from tests.e2e.conftest import CHROMIUM_ARGS, PHONE
+    from tests.e2e.chromium import CHROMIUM_ARGS, PHONE
     from tests.e2e.driver import Driver
     from tests.e2e.site import StaticServer, offline_ready
 
@@ -164,7 +164,8 @@ def measure_update(playwright, chromium: str, site: Path, profile: Path, port: i
 
 
 def measure_server(playwright, chromium: str, folder: Path) -> dict:
-    from tests.e2e.conftest import CHROMIUM_ARGS, PHONE, AppServer
+    from tests.app_server import AppServer
+    from tests.e2e.chromium import CHROMIUM_ARGS, PHONE
     from tests.e2e.driver import Driver
 
     server = AppServer(folder).start()

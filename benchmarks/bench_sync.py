@@ -66,16 +66,14 @@ def save_to_seen(server: Any, tmp: Path) -> list[float]:
     db = server.create_database(server.new_database_name())
     url = server.admin_url(db)
     a, b = ServedDevice(tmp / "a" / "data"), ServedDevice(tmp / "b" / "data")
-    for device in (a, b):
-        device.data_dir.parent.mkdir(parents=True)
-    seed_match(a.data_dir, hands=1)
+    seed_match(a.data, hands=1)
     a.join(url)
     b.join(url)
     a.start()
     b.start()
 
     async def measure() -> list[float]:
-        pa, pb = await Phone.open(a.url.rstrip("/")), await Phone.open(b.url.rstrip("/"))
+        pa, pb = await Phone.open(a.url), await Phone.open(b.url)
         taps = {pa: 0, pb: 0}
 
         async def tap(phone: Phone, ident: str) -> None:

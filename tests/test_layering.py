@@ -258,13 +258,14 @@ TESTS = Path(__file__).resolve().parent
 
 
 def modules_importing_tests(root: Path = TESTS) -> list[str]:
-    """Every module that imports a test module or a conftest.py. Shared helpers live in helper modules
+    """Every module of the tests or the benchmarks that imports a test module or a conftest.py. Shared helpers live in helper modules
     (tests/app_server.py, tests/e2e/chromium.py, …): running one file then neither collects another's tests
     nor depends on them, and a conftest.py is left to pytest, which loads it by path, not by import."""
     found = modules("tests", root)
     private = {m for m in found if m.rpartition(".")[2].startswith("test_") or m.rpartition(".")[2] == "conftest"}
+    importers = {**found, **modules("benchmarks", root.parent / "benchmarks")}   # the benchmarks use them too
     return sorted({f"{mod} imports {imp if imp in private else imp.rpartition('.')[0]}"
-                   for mod, imps in found.items() for imp in imps
+                   for mod, imps in importers.items() for imp in imps
                    if (imp in private or imp.rpartition(".")[0] in private) and imp != mod})
 
 
