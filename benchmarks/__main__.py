@@ -1,24 +1,46 @@
-"""Run the benchmarks: every `benchmarks/bench_*.py` module's `main()`, or those named on the command line."""
+"""Run the benchmarks: every `benchmarks/bench_*.py` module's `main()`, or those named on the command line.
+
+`--keep` keeps what each printed in docs/bench-runs.jsonl; `readme` writes the newest kept runs into
+README.md (see benchmarks/kept.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import platform
 import sys
+import time
 from pathlib import Path
+
+from benchmarks import kept
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["readme"]:
+        kept.write_readme()
+        return 0
+    keep = "--keep" in argv
+    argv = [a for a in argv if a != "--keep"]
     here = Path(__file__).resolve().parent
     found = sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
+    unknown = sorted(set(argv) - set(found))
+    if unknown:
+        print(f"no such benchmark: {', '.join(unknown)} (there are: {', '.join(found)})", file=sys.stderr)
+        return 2
     # The in-process benchmarks first: Chromium (app, pwa) leaves the machine busy for a while after it quits.
     names = argv or sorted(found, key=lambda n: (n in ("app", "pwa"), n))
     print(f"# Xeri Companion benchmarks: Python {platform.python_version()} on {platform.machine()}, "
           f"{platform.processor() or 'unknown CPU'}")
     for name in names:
         module = importlib.import_module(f"benchmarks.bench_{name}")
-        print(f"\n## {name}")
-        module.main()
+        print(f"\n## {name}", flush=True)
+        load, started = os.getloadavg()[0], time.monotonic()
+        tee = kept.Tee(sys.stdout)
+        with contextlib.redirect_stdout(tee):
+            module.main()
+        if keep:
+            kept.keep(name, tee.kept.getvalue(), time.monotonic() - started, load)
     return 0
 
 

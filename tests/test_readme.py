@@ -112,3 +112,26 @@ def test_a_runs_parts_are_read_from_pytests_closing_lines():
     row = timing.table([{"commit": "abc1234", "date": "2026-12-04", "hogs": 2, "status": 2, "seconds": 400,
                          "parts": timing.parts(log)}]).splitlines()[-1]
     assert row == "| abc1234 | 2026-12-04 | 2 CPU hogs | 6 min 40 s, failed (exit 2) | 0 min 52 s / 1 min 47 s / 3 min 59 s |"
+
+
+def test_the_readmes_benchmark_figures_are_the_kept_runs_not_typed_figures():
+    from benchmarks import kept
+
+    assert kept.newest(), "docs/bench-runs.jsonl keeps no run"
+    assert kept.readme_block() in README.read_text(encoding="utf-8"), \
+        "README's benchmark figures differ from docs/bench-runs.jsonl: run `python -m benchmarks readme`"
+
+
+def test_a_kept_benchmark_run_is_what_it_printed_and_the_newest_of_each_is_shown(tmp_path, monkeypatch, capsys):
+    from benchmarks import __main__ as bench_main
+    from benchmarks import kept
+
+    monkeypatch.setattr(kept, "RUNS", tmp_path / "runs.jsonl")
+    assert bench_main.main(["--keep", "engine"]) == 0
+    printed = capsys.readouterr().out
+    (run,) = kept.newest().values()
+    assert run["bench"] == "engine" and run["output"] and "\n".join(run["output"]) in printed
+    kept.keep("engine", "a later run\n", 1.0, 0.5)
+    block = kept.readme_block()
+    assert "a later run" in block and run["output"][-1] not in block
+    assert bench_main.main(["nonesuch"]) == 2 and "no such benchmark: nonesuch" in capsys.readouterr().err
