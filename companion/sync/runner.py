@@ -23,7 +23,7 @@ from ..service.group import Group
 from ..service.sync import Report, RoundStopped, Sync
 from .address import CouchAddress
 from .couch import Check, CouchClient
-from .errors import SyncError
+from .errors import SyncError, SyncSays
 from .remote import CouchRemote
 
 log = logging.getLogger(__name__)
@@ -40,6 +40,13 @@ Listen = Callable[[Callable[[], None]], Callable[[], None]]
 (`storage.files.on_change`)."""
 BACKOFF_SECONDS = (1, 2, 5, 10, 20, 30, 60)
 """Waits before trying again after a failed round, longer each time (a press of Sync now starts at once)."""
+REACH_SECONDS = 2.0
+"""After a round failed on the network (the server could not be reached, or a connection broke off), how
+often a bare connection to the server is opened during the back-off: once one opens after the server was
+seen unreachable (the network is back), the next round starts at once, not after up to a minute. A server
+that accepts connections and answers wrongly is not knocked on every two seconds: it was never unreachable.
+In a browser tab, which opens no sockets, the page's `online` event does this (`ui.browser_build`)."""
+NETWORK = (SyncSays.UNREACHABLE, SyncSays.CUT_OFF)
 
 
 class CouchConnector:
@@ -177,7 +184,10 @@ class SyncRunner:
                 self.status = Status("failing", self.status.at, exc, len(self.sync.replica.unsent(1000)),
                                      self.status.conflicts, self.status.started_over)
                 log.info("sync: %s", exc)
-                await self._pause(BACKOFF_SECONDS[min(failures, len(BACKOFF_SECONDS)) - 1])
+                network = isinstance(exc, SyncError) and exc.reason in NETWORK
+                await self._pause(BACKOFF_SECONDS[min(failures, len(BACKOFF_SECONDS)) - 1],
+                                  address if network else None,
+                                  down=isinstance(exc, SyncError) and exc.reason is SyncSays.UNREACHABLE)
             except Exception:  # a bug: said in the log, and the loop goes on after a pause
                 failures += 1
                 log.exception("sync: a round failed")
@@ -225,10 +235,12 @@ class SyncRunner:
                 except (asyncio.CancelledError, SyncError):
                     pass
 
-    async def _pause(self, seconds: float) -> None:
-        """Wait before trying again; a person's Sync now, the network back (the browser's `online`), or a
-        change saved here meanwhile tries at once (a save must not wait out a minute's back-off)."""
-        timer = asyncio.ensure_future(asyncio.sleep(seconds))
+    async def _pause(self, seconds: float, reach: CouchAddress | None = None, down: bool = False) -> None:
+        """Wait before trying again; a person's Sync now, the network back (the browser's `online`, or the
+        server at `reach` opening a connection again after it was `down`, or seen so), or a change saved here
+        meanwhile tries at once (a save must not wait out a minute's back-off)."""
+        timer = asyncio.ensure_future(asyncio.sleep(seconds) if reach is None
+                                      else _until_reachable(reach, seconds, down))
         try:
             await self._sleep(timer)
         finally:
@@ -244,3 +256,24 @@ class SyncRunner:
                 await asyncio.wait((until, woken), return_when=asyncio.FIRST_COMPLETED)
             finally:
                 woken.cancel()
+
+
+async def _until_reachable(address: CouchAddress, seconds: float, down: bool) -> None:
+    """Until `seconds` have passed, or the server at `address` accepts a connection once it was `down` or
+    seen so (tried every `REACH_SECONDS`; nothing is sent on it)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    scheme, _, rest = address.server.partition("://")
+    host, _, port = rest.rpartition(":") if rest.rpartition(":")[2].isdigit() else (rest, "", "")
+    host = host.strip("[]")
+    while (left := deadline - loop.time()) > 0:
+        await asyncio.sleep(min(REACH_SECONDS, left))
+        try:
+            _, writer = await asyncio.wait_for(
+                asyncio.open_connection(host, int(port) if port else 443 if scheme == "https" else 80), REACH_SECONDS)
+        except Exception:  # noqa: BLE001 - not yet (refused, no route, no sockets here): wait on
+            down = True
+            continue
+        writer.close()
+        if down:
+            return

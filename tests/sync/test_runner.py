@@ -7,10 +7,13 @@ meanwhile tries at once (#23: a save during the back-off waited it out, and the 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from companion.storage import files
 from companion.sync.runner import _IN_ROUND, BACKOFF_SECONDS, SyncRunner
@@ -131,17 +134,15 @@ def test_a_device_in_no_group_sleeps_through_its_writes_and_never_holds_the_loop
     assert looks[0] <= 6, looks[0]
 
 
-def test_against_a_real_server_an_idle_runner_holds_still_and_a_save_starts_a_round_at_once(couch, tmp_path: Path):
-    """The round writes (its checkpoint, what it received) and must not wake itself: idle, the runner waits on
-    its longpoll; a hand saved on the device is a round within a second or two."""
+@contextlib.contextmanager
+def running(folder: Path, url: str) -> Iterator[tuple[SyncRunner, Any, list[float]]]:
+    """The runner of the device on `folder` started in its thread with the group at `url`: the runner, the
+    device's parts, and when each round ended (time.monotonic())."""
     from companion.sync.address import CouchAddress
-    from tests.storage.builders import hand_for
-    from tests.sync.devices import open_device, seed_match, wait_for
+    from tests.sync.devices import open_device, wait_for
 
-    couch.create_database(couch.db)
-    match_id = seed_match(tmp_path / "laptop", hands=1)
-    address = CouchAddress.from_url(couch.url_for())
-    with open_device(tmp_path / "laptop") as parts:
+    address = CouchAddress.from_url(url)
+    with open_device(folder) as parts:
         assert parts.services.sync is not None
         rounds: list[float] = []
         r = SyncRunner(parts.services.sync, SimpleNamespace(address=lambda: address), files.on_change,
@@ -149,12 +150,69 @@ def test_against_a_real_server_an_idle_runner_holds_still_and_a_save_starts_a_ro
         r.start_thread()
         try:
             wait_for(lambda: rounds, 20, what="a first round")
-            time.sleep(3)
-            assert len(rounds) == 1, f"{len(rounds)} rounds with nothing to do: a round woke the next"
-            before = len(rounds)
-            saved = time.monotonic()
-            parts.services.table.record_hand(match_id, hand_for(3))
-            wait_for(lambda: len(rounds) > before, 10, what="a round after the save")
-            assert rounds[before] - saved < 2
+            yield r, parts, rounds
         finally:
             r.stop()
+
+
+def test_against_a_real_server_an_idle_runner_holds_still_and_a_save_starts_a_round_at_once(couch, tmp_path: Path):
+    """The round writes (its checkpoint, what it received) and must not wake itself: idle, the runner waits on
+    its longpoll; a hand saved on the device is a round within a second or two."""
+    from tests.storage.builders import hand_for
+    from tests.sync.devices import seed_match, wait_for
+
+    couch.create_database(couch.db)
+    match_id = seed_match(tmp_path / "laptop", hands=1)
+    with running(tmp_path / "laptop", couch.url_for()) as (_, parts, rounds):
+        time.sleep(3)
+        assert len(rounds) == 1, f"{len(rounds)} rounds with nothing to do: a round woke the next"
+        before = len(rounds)
+        saved = time.monotonic()
+        parts.services.table.record_hand(match_id, hand_for(3))
+        wait_for(lambda: len(rounds) > before, 10, what="a round after the save")
+        assert rounds[before] - saved < 2
+
+
+def test_when_the_server_can_be_reached_again_the_runner_syncs_within_seconds_not_after_its_back_off(
+        couch, tmp_path: Path, monkeypatch):
+    """Before (#23), after a long cut the other device's hands came 14–29 s after the network returned (the
+    back-off, up to 60 s). Here every back-off is 60 s: only noticing the server again can be quicker."""
+    import companion.sync.runner as runner_module
+    from tests.sync.devices import seed_match, through, wait_for
+    from tests.sync.proxy import Proxy
+
+    monkeypatch.setattr(runner_module, "BACKOFF_SECONDS", (60,))
+    couch.create_database(couch.db)
+    seed_match(tmp_path / "laptop", hands=1)
+    with Proxy(couch.port) as proxy, running(tmp_path / "laptop", through(proxy, couch)) as (r, _, rounds):
+        proxy.cut()                                          # the longpoll breaks, new connections refused
+        wait_for(lambda: r.status.state == "failing", 30, what="the round failing")
+        assert r.status.problem.reason in runner_module.NETWORK, r.status.problem
+        time.sleep(3)                                        # into the minute's back-off
+        before, back = len(rounds), time.monotonic()
+        proxy.restore()
+        wait_for(lambda: len(rounds) > before, 15, what="a round after the network came back")
+        assert rounds[before] - back < 2 * runner_module.REACH_SECONDS + 1
+
+
+def test_a_server_that_takes_connections_is_not_knocked_on_again_unless_it_was_seen_down(monkeypatch):
+    """A server that accepts connections and answers wrongly (a broken answer, not a network cut) is waited
+    out; one that was unreachable is tried as soon as it takes a connection again."""
+    import socket
+
+    import companion.sync.runner as runner_module
+    from companion.sync.address import CouchAddress
+
+    monkeypatch.setattr(runner_module, "REACH_SECONDS", 0.05)
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        address = CouchAddress.from_url(f"http://127.0.0.1:{listening.getsockname()[1]}/club")
+
+        def waited(down: bool) -> float:
+            started = time.monotonic()
+            asyncio.run(runner_module._until_reachable(address, 1.0, down))
+            return time.monotonic() - started
+
+        assert waited(down=True) < 0.5                 # it was down, and takes a connection: at once
+        assert waited(down=False) >= 0.95              # it never was: the back-off is waited out
