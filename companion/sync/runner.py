@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..engine.messages import Message
 from ..service.group import Group
@@ -184,10 +185,9 @@ class SyncRunner:
                 self.status = Status("failing", self.status.at, exc, len(self.sync.replica.unsent(1000)),
                                      self.status.conflicts, self.status.started_over)
                 log.info("sync: %s", exc)
-                network = isinstance(exc, SyncError) and exc.reason in NETWORK
+                reason = exc.reason if isinstance(exc, SyncError) else None
                 await self._pause(BACKOFF_SECONDS[min(failures, len(BACKOFF_SECONDS)) - 1],
-                                  address if network else None,
-                                  down=isinstance(exc, SyncError) and exc.reason is SyncSays.UNREACHABLE)
+                                  address if reason in NETWORK else None, down=reason is SyncSays.UNREACHABLE)
             except Exception:  # a bug: said in the log, and the loop goes on after a pause
                 failures += 1
                 log.exception("sync: a round failed")
@@ -263,14 +263,12 @@ async def _until_reachable(address: CouchAddress, seconds: float, down: bool) ->
     seen so (tried every `REACH_SECONDS`; nothing is sent on it)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
-    scheme, _, rest = address.server.partition("://")
-    host, _, port = rest.rpartition(":") if rest.rpartition(":")[2].isdigit() else (rest, "", "")
-    host = host.strip("[]")
+    server = urlsplit(address.server)
+    host, port = server.hostname, server.port or (443 if server.scheme == "https" else 80)
     while (left := deadline - loop.time()) > 0:
         await asyncio.sleep(min(REACH_SECONDS, left))
         try:
-            _, writer = await asyncio.wait_for(
-                asyncio.open_connection(host, int(port) if port else 443 if scheme == "https" else 80), REACH_SECONDS)
+            _, writer = await asyncio.wait_for(asyncio.open_connection(host, port), REACH_SECONDS)
         except Exception:  # noqa: BLE001 - not yet (refused, no route, no sockets here): wait on
             down = True
             continue
