@@ -38,7 +38,7 @@ class AppServer:
     def __init__(self, data: Path, host: str = "127.0.0.1", port: int | None = None,
                  env: dict[str, str] | None = None):
         self.data, self.host = data, host
-        self.port = port or free_port("" if host != "127.0.0.1" else "127.0.0.1")
+        self.port = port or self._free_port()
         self.log = data.parent / f"app-{self.port}.log"
         self.env: dict[str, str] = dict(env or {})
         """More of the app's environment (`XERI_DEBUG`)."""
@@ -61,9 +61,10 @@ class AppServer:
         env.pop("FLET_FORCE_WEB_SERVER", None)
         self.data.parent.mkdir(parents=True, exist_ok=True)
         said_from = self.log.stat().st_size if self.log.exists() else 0
-        self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", self.host, "--port",
-                                      str(self.port), "--no-browser"], cwd=ROOT, env=env,
-                                     stdout=self.log.open("a"), stderr=subprocess.STDOUT)
+        with self.log.open("a") as out:   # the app has its own copy of the file; this one is closed
+            self.proc = subprocess.Popen([sys.executable, "-m", "companion", "--host", self.host, "--port",
+                                          str(self.port), "--no-browser"], cwd=ROOT, env=env, stdout=out,
+                                         stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -99,8 +100,11 @@ class AppServer:
     def restart(self) -> AppServer:
         """Killed as a crash would, and started again on the same data folder (on a new port)."""
         self.kill()
-        self.port = free_port("" if self.host != "127.0.0.1" else "127.0.0.1")
+        self.port = self._free_port()
         return self.start()
+
+    def _free_port(self) -> int:
+        return free_port("127.0.0.1" if self.host == "127.0.0.1" else "")   # "": every address, as the app binds
 
     def said(self) -> str:
         """The end of what it printed."""
