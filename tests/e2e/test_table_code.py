@@ -26,11 +26,7 @@ def access_of(driver: Driver) -> str:
 
 
 def wait_access(driver: Driver, wanted: str, seconds: float = 30) -> None:
-    driver.wait_page("""(wanted) => {
-        const node = document.querySelector('[flt-semantics-identifier="app-seen"]');
-        const label = node ? (node.getAttribute('aria-label') || '') + ' ' + (node.textContent || '') : '';
-        return label.split('access ').pop().split(/\\s+/)[0] === wanted;
-    }""", wanted, int(seconds * 1000), lambda: f"the page never got {wanted} access (it has {access_of(driver)})")
+    driver.wait_text("app-seen", f"access {wanted}", int(seconds * 1000))   # the label ends `… access watcher`
 
 
 def test_a_phone_without_the_code_watches_and_with_the_join_link_keeps_score(browser, lan_app):
