@@ -119,7 +119,8 @@ def build(storage: MatchStorage, *, clock: Clock | None = None, make_id: IdMaker
 
     replica = FolderReplica(Path(folder) / SYNC)
     sync = Sync(storage, replica, services.table, clock)
-    services.library.told = lambda match_id: sync.gather([match_id], again=True)
+    services.library.told = sync.told
+    services.table.ledger = replica   # a change to a match the group knows is written with its documents
     runner_box: list[SyncRunner] = []
     group = Group(GroupFile(Path(folder) / SYNC), CouchConnector(), sync,
                   changed=lambda: runner_box[0].poke() if runner_box else None)

@@ -88,6 +88,10 @@ class MatchRecord:
     hand_taps: tuple[tuple[Tap, ...] | None, ...] = ()
     """For each recorded hand, the live taps it was saved with (who made each xeri), or None where not
     known (hands recorded before the app kept them, or imported). Shorter than the hands means unknown."""
+    outbox: tuple[Mapping[str, Any], ...] = ()
+    """The group's documents (`companion.changes`) that this device's changes to the match wrote and that sync
+    has not taken yet: written with the match, in the same atomic write, so no change is ever without its
+    documents (the transactional outbox; `Sync.gather` takes them). Never in a match file or an export."""
 
     def taps_of(self, hand: int) -> tuple[Tap, ...] | None:
         """The live taps hand `hand` was saved with, or None when not known."""

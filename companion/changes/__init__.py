@@ -17,20 +17,22 @@ two phones did apart adds up by the rules of `project`:
 - stopping or taking up a match: the latest says (by logical clock, `Change.clock`; never by a device's own
   clock).
 
-A device never edits these documents by hand: after its own match changed, `changes_since` compares it
-with the sum of the documents it knows and writes the documents that would make them equal (deleting and
-bringing back are told at once, `Library.told`). So whatever happened on the device (a save, an undo, an
-edit, a tap, an import), and however the app was stopped in between, the next comparison sends it; and a
-document sent twice has the same id, so it counts once.
+A device never edits these documents by hand. Each use case that changes a match the group knows writes
+the documents that say it (`outbox`: a save, an edit, an undo, a tap, a tap taken back, stopped or taken up
+again) in the same atomic write as the match, in the match's own file; a round takes them as written. Only
+a match the group was never told of (started here, imported, kept from before the device joined) is told
+whole, by `changes_since`, which makes its documents from the match itself. A document sent twice has the
+same id, so it counts once.
 
 The package is pure code below the service and storage (tests/test_layering.py): `documents` (making and
-reading them), `projection` (adding them up), `diff` (what a device's match says that they do not), `limits`
-(their bounds and a round's).
+reading them), `projection` (adding them up), `outbox` (what each use case says), `diff` (a match the group never
+heard of, as documents), `limits` (their bounds and a round's).
 """
 
 from __future__ import annotations
 
 from .diff import changes_since
+from . import outbox
 from .documents import (MATCH_ID, Change, ChangeError, ChangeSays, Kind, choice, from_doc, hand, stamped, start,
                         status, tap, undo, untap)
 from .limits import (FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_KEPT_BYTES, MAX_PAGES, MAX_SLOTS, RECEIVE_BATCH,
@@ -41,4 +43,4 @@ from .projection import (Conflict, Projection, Version, is_start_readable, match
 __all__ = ["FORMAT", "MATCH_ID", "MAX_BODY_CHARS", "MAX_CLOCK", "MAX_KEPT_BYTES", "MAX_PAGES", "MAX_SLOTS",
            "RECEIVE_BATCH", "SEND_BATCH", "Change", "ChangeError", "ChangeSays", "Conflict", "Kind", "Projection",
            "Version", "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of", "may_conflict",
-           "names_of", "project", "record_of", "stamped", "start", "status", "tap", "undo", "untap"]
+           "names_of", "outbox", "project", "record_of", "stamped", "start", "status", "tap", "undo", "untap"]

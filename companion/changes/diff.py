@@ -1,6 +1,7 @@
 """The diff: what a device's own match holds that the shared documents it knows do not say, as new documents
-(`changes_since`). A round compares each match changed here with what its documents add up to
-(`projection.project`); deleting and bringing back are told at once (`Library.told`). See docs/sync.md."""
+(`changes_since`). Used only where nothing else can know what happened: a match the group was never told of
+(started here, imported from a file, kept from before the device joined) is told whole by the next round.
+Every later change writes its own documents with it (`outbox`). See docs/sync.md."""
 
 from __future__ import annotations
 

@@ -45,9 +45,9 @@ class Library:
         self.storage = storage
         self._clock = clock
         self._make_id = make_id
-        self.told: Callable[[str], object] | None = None
-        """Told of a match deleted or brought back, at once (sync keeps the change to send: the bin is
-        emptied when the app closes, and with it the only sign of the deletion)."""
+        self.told: Callable[[str, bool], object] | None = None
+        """Told of a match about to be deleted (True) or brought back (False), before it is (sync keeps the change
+        to send: the bin is emptied when the app closes, and with it the only sign of the deletion)."""
 
     # --- where the data is ----------------------------------------------------------------------------
     @property
@@ -69,15 +69,14 @@ class Library:
 
     def delete(self, match_id: str) -> None:
         """Move a match into the bin; `restore` brings it back until the app closes."""
+        if self.told is not None:  # said first: a round that finds it said of a match still here deletes it
+            self.told(match_id, True)
         self.storage.delete(match_id)
-        if self.told is not None:
-            self.told(match_id)
 
     def restore(self, match_id: str) -> MatchRecord:
-        record = self.storage.restore(match_id)
-        if self.told is not None:
-            self.told(match_id)
-        return record
+        if self.told is not None:  # said first: a round that finds it said of a match in the bin brings it back
+            self.told(match_id, False)
+        return self.storage.restore(match_id)
 
     # --- match files ---------------------------------------------------------------------------------
     def export_match(self, match_id: str) -> str:

@@ -207,8 +207,8 @@ class Remote(Protocol):
         """Wait until something is written after `since` (True) or `seconds` passed (False)."""
 
 
-class Replica(Protocol):
-    """This device's copy of the shared documents it knows, kept durably beside its matches."""
+class Ledger(Protocol):
+    """What the table reads of the group's documents, to write a change's own documents with it (the outbox)."""
 
     @property
     def device(self) -> str:
@@ -216,6 +216,10 @@ class Replica(Protocol):
 
     def known(self, match_id: str) -> list[ch.Change]:
         """Every document known about a match."""
+
+
+class Replica(Ledger, Protocol):
+    """This device's copy of the shared documents it knows, kept durably beside its matches."""
 
     def keep(self, changes: Iterable[ch.Change], sent: bool) -> list[ch.Change]:
         """Keep these documents (durable when it returns); those not known before. `sent`: they are in the
@@ -263,12 +267,6 @@ class Replica(Protocol):
         """The `updated` stamp of the device's match when it was last compared with the documents."""
 
     def set_compared(self, stamps: Mapping[str, str]) -> None: ...
-
-    @property
-    def taps_sent(self) -> int:
-        """How many live taps this device has written as documents (each tap's id counts on it)."""
-
-    def set_taps_sent(self, n: int) -> None: ...
 
     def kept_bytes(self) -> int:
         """How many bytes of the group's documents this device keeps (`changes.limits.MAX_KEPT_BYTES`)."""

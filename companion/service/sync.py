@@ -1,7 +1,7 @@
 """Sync, the use case: this device's matches and a group's shared database kept in step, change by change.
 
-A round (`Sync.once`): compare every match changed here since the last round with what the shared
-documents add up to, and keep what is new as changes to send (`gather`); send what was not sent yet
+A round (`Sync.once`): take the documents every change made here since the last round wrote with it (the
+match's outbox), to send (`gather`); send what was not sent yet
 (`send`); read what the group's other devices wrote since the last checkpoint and store the matches it
 changes (`receive`). Every step is durable before the next: a change is kept before it is sent, a
 received document before the checkpoint moves past it, so a round cut anywhere (the app killed, the
@@ -14,6 +14,7 @@ the browser build) and tells the phones which matches changed.
 from __future__ import annotations
 
 import enum
+import logging
 import secrets
 import threading
 from collections import Counter
@@ -25,10 +26,11 @@ from ..clock import Clock
 from ..engine.messages import Message, SaidError, Says
 from ..records import MatchRecord, Revision, TrailEntry
 from .. import changes as ch
-from ..changes import MAX_KEPT_BYTES, MAX_PAGES, RECEIVE_BATCH, SEND_BATCH, changes_since
+from ..changes import MAX_KEPT_BYTES, MAX_PAGES, RECEIVE_BATCH, SEND_BATCH, changes_since, outbox
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch, Remote, Replica
 from .table import Table
 
+log = logging.getLogger(__name__)
 
 
 class GroupChanged(Exception):
@@ -114,6 +116,10 @@ class Sync:
         """Open conflicts per match, from the documents held (None: not counted since the process started)."""
         self._recount: set[str] = set()
         """Matches whose documents changed since they were counted."""
+        self._own: set[str] = set()
+        """Matches whose own documents a round took (`gather`) and did not store since: a device's own change can
+        make its documents add up to more than its match showed (an undo reopens a hand another phone tapped
+        for), so the round stores them as they add up, as it stores the group's news."""
 
     def forget_group(self) -> None:
         """Forget what was known of the group (joining another, or leaving): under the round's lock, so a round
@@ -131,10 +137,10 @@ class Sync:
 
     # --- this device's changes ----------------------------------------------------------------------
     def gather(self, only: Iterable[str] | None = None, *, again: bool = False) -> int:
-        """Compare each match changed here since it was last compared (of those in `only`, when given) with the
-        documents known, and keep what is new as changes to send; how many. Done before new documents of a
+        """Take the documents that each match changed here since it was last taken (of those in `only`, when
+        given) wrote with its changes (`MatchRecord.outbox`), to send; how many. Done before new documents of a
         match are kept, so what the device did and what the group did are never mistaken for each other.
-        `again`: compare the matches in `only` even when their stamps did not change."""
+        `again`: take the matches in `only` even when their stamps did not change."""
         with self._lock:
             if only is None:
                 updated = {s.id: s.updated for s in self.storage.list_matches()}
@@ -145,48 +151,69 @@ class Sync:
                 gone = (asked - set(updated)) & self.replica.matches()
             new: list[ch.Change] = []
             stamps: dict[str, str] = {}
-            taps = self.replica.taps_sent
             for match_id in sorted(updated):
                 if self.replica.compared(match_id) == updated[match_id] and not again:
-                    continue  # not changed here since it was compared (a match brought back from the bin is
-                    # as it was: `again`, told by the library, compares it all the same)
+                    continue  # not changed here since it was taken
                 try:
                     record = self.storage.get(match_id)
                 except (NoSuchMatch, DamagedMatch):
                     continue
-                made, taps = self._changes_of(record, False, taps)
-                new += made
+                new += self._taken(record)
                 stamps[match_id] = updated[match_id]
             for match_id in sorted(gone):
                 if self.replica.compared(match_id) is not None and self.storage.is_taken(match_id):
-                    made, taps = self._deleted(match_id, taps)   # in the bin: deleted here
-                    new += made
+                    new += self._said(match_id, abandoned=None, deleted=True)   # in the bin: deleted here
             if new:
                 self.replica.keep(new, sent=False)
                 self._recount |= {c.match for c in new}
-                self.replica.set_taps_sent(taps)
+                self._own |= {c.match for c in new}
             if stamps:
                 self.replica.set_compared(stamps)
             return len(new)
 
-    def _changes_of(self, record: MatchRecord, deleted: bool, taps: int) -> tuple[list[ch.Change], int]:
+    def _taken(self, record: MatchRecord) -> list[ch.Change]:
+        """The documents of the match's outbox that are not kept yet. A match the group was never told of (started
+        here, imported, or kept from before the device joined) is told whole: its documents are made from the
+        match itself (`changes_since`), the one place where nothing else can know what happened."""
         known = self.replica.known(record.id)
+        ids = {c.id for c in known}
         out: list[ch.Change] = []
-        for _ in range(4):  # an undo can reveal taps of the hand it reopens: compare again, at most a few times
-            made = changes_since(ch.project(known + out), record, deleted, self.clock(), self.replica.device, taps)
-            if not made:
-                break
-            made = ch.stamped(known + out, made)
-            taps += sum(1 for c in made if c.kind is ch.Kind.TAP)
-            out += made
-        return out, taps
+        for doc in record.outbox:
+            if doc.get("_id") not in ids:
+                try:
+                    out.append(ch.from_doc(doc))
+                except ch.ChangeError as exc:  # this device's own: never, unless its file was edited by hand
+                    log.warning("%s", exc)
+        mine = known + out
+        p = ch.project(mine)
+        if p.start is None:
+            device = self.replica.device
+            taps = sum(1 for c in mine if c.kind is ch.Kind.TAP and c.device == device)
+            out += ch.stamped(mine, changes_since(p, record, False, self.clock(), device, taps))
+        return out
 
-    def _deleted(self, match_id: str, taps: int) -> tuple[list[ch.Change], int]:
+    def _said(self, match_id: str, abandoned: bool | None, deleted: bool) -> list[ch.Change]:
+        """The match stopped or taken up again, deleted or brought back, as a document stamped after those known
+        (none when they say so already, or the group was never told of the match). `abandoned` None: as they say."""
         known = self.replica.known(match_id)
         p = ch.project(known)
-        if p.deleted or p.start is None:
-            return [], taps
-        return ch.stamped(known, [ch.status(match_id, p.abandoned, True, self.clock(), self.replica.device)]), taps
+        if p.start is None:
+            return []
+        made = outbox.stopped(p, match_id, p.abandoned if abandoned is None else abandoned, deleted, self.clock(),
+                              self.replica.device)
+        return ch.stamped(known, [made]) if made is not None else []
+
+    def told(self, match_id: str, deleted: bool) -> None:
+        """A match about to be deleted here, or brought back from the bin, said before it is (the bin is emptied
+        when the app closes, and with it the only sign of a deletion): what the match wrote before (its file is
+        still here, or already back), then its status. A device killed between saying and doing is put right by
+        its next round, as for any device the group tells so."""
+        with self._lock:
+            self.gather([match_id], again=True)
+            made = self._said(match_id, abandoned=None, deleted=deleted)
+            if made:
+                self.replica.keep(made, sent=False)
+                self._recount.add(match_id)
 
     # --- the group's changes ------------------------------------------------------------------------
     async def send(self, remote: Remote, group: int | None = None) -> int:
@@ -300,6 +327,9 @@ class Sync:
         report = Report()
         try:
             self.gather()   # first, with no network: what this device did is kept to send, whatever follows
+            with self._lock:
+                self._store(self._own, report)
+                self._own = set()
             report.started_over = await self.same_history(remote, group)
             report.sent = await self.send(remote, group)
             report.add(await self.receive(remote, group))

@@ -4,7 +4,7 @@ through here, guarded by the revision the screen showed, so a stale phone cannot
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..engine.entry import HandEntry
@@ -13,7 +13,13 @@ from ..engine.match import Match, MatchError, MatchOver, Standing, edit_hand, re
 from ..engine.messages import Says
 from ..clock import new_id, utc_now
 from ..records import MatchRecord, Revision, TrailAction, TrailEntry
-from .ports import DamagedMatch, MatchStorage, NoSuchMatch
+from .. import changes as ch
+from ..changes import outbox as said
+from .ports import DamagedMatch, Ledger, MatchStorage, NoSuchMatch
+
+Said = Callable[[ch.Projection, list[ch.Change], str, str], Sequence[ch.Change | None]]
+"""What a use case says as the group's documents, given what the match's documents add up to, the documents, the
+time and this device's id in the group."""
 
 
 class TableSays(Says):
@@ -41,7 +47,8 @@ class Table:
     One lock makes each check-and-write atomic, whichever browser session (phone) sends it. A write
     given `expected` (the `Revision` its screen showed) is refused with `StaleWrite` when the match has
     moved on since. The standing is worked out once per match value (the engine keeps it), so a hand
-    saved scores only the new hand, and the storage writes the match once.
+    saved scores only the new hand, and the storage writes the match once, with the group's documents that
+    say the change (`MatchRecord.outbox`, see `_told`).
     """
 
     def __init__(self, storage: MatchStorage, clock: Callable[[], str] = utc_now,
@@ -51,6 +58,36 @@ class Table:
         self._clock = clock
         self._make_id = make_id
         self._lock = getattr(storage, "lock", None) or threading.RLock()
+        self.ledger: Ledger | None = None
+        """What this device knows of its group's documents (set by the bootstrap). A change to a match the group
+        knows is written with its own documents, in the same write; a match the group was never told of is told
+        whole by the next round (`Sync.gather`)."""
+
+    def _told(self, before: MatchRecord, after: MatchRecord, says: Said = lambda *_: ()) -> MatchRecord:
+        """`after` (the match as `before` became by one use case) with the documents that say so added to its
+        outbox: what `says` makes of it, and a status when the match was stopped or taken up again. Documents
+        sync has taken since (`Ledger.known`) leave the outbox here."""
+        if self.ledger is None:
+            return after
+        known = self.ledger.known(before.id)
+        ids = {c.id for c in known}
+        pending = []
+        for doc in before.outbox:
+            if doc.get("_id") not in ids:
+                try:
+                    pending.append(ch.from_doc(doc))
+                except ch.ChangeError:  # written by this app a moment ago, so never; kept out all the same
+                    continue
+        everything = known + pending
+        p = ch.project(everything)
+        made: list[ch.Change] = []
+        if p.start is not None:  # else the group was never told of the match: the next round tells it all
+            at, device = self._clock(), self.ledger.device
+            made = said.present(says(p, everything, at, device))
+            if before.abandoned != after.abandoned and not any(c.kind is ch.Kind.STATUS for c in made):
+                made += said.present([said.stopped(p, before.id, after.abandoned, p.deleted, at, device)])
+            made = ch.stamped(everything, made)
+        return replace(after, outbox=tuple(c.to_doc() for c in (*pending, *made)))
 
     # --- reading -----------------------------------------------------------------------------------
     def get(self, match_id: str) -> MatchRecord:
@@ -120,7 +157,10 @@ class Table:
             match = record_hand(record.match, entry)
             own = record.live.taps if taps is None else self._checked_taps(record.match, entry, taps)
             kept = tuple(record.taps_of(i) for i in range(len(record.match.hands))) + (own,)
-            return self._save(replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=kept))
+            index = len(record.match.hands)
+            return self._save(self._told(
+                record, replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=kept),
+                lambda p, _, at, device: [said.saved(p, match_id, index, entry, own, at, device)]))
 
     def undo_hand(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
         """Take back the last hand; the trail keeps it."""
@@ -129,8 +169,9 @@ class Table:
             match = undo_hand(record.match)
             index = len(match.hands)
             entry = TrailEntry(TrailAction.UNDO, index, record.match.hands[index], None, self._clock())
-            return self._save(replace(record, match=match, trail=record.trail + (entry,),
-                                      hand_taps=record.hand_taps[:index]))
+            return self._save(self._told(
+                record, replace(record, match=match, trail=record.trail + (entry,), hand_taps=record.hand_taps[:index]),
+                lambda p, _, at, device: [said.undone(p, index, entry.at, device)]))   # the trail's time
 
     def edit_hand(self, match_id: str, index: int, entry: HandEntry, expected: Revision | None = None,
                   taps: tuple[Tap, ...] | None = None) -> MatchRecord:
@@ -148,7 +189,10 @@ class Table:
             if before == entry and hand_taps == record.hand_taps:
                 return record
             change = TrailEntry(TrailAction.EDIT, index, before, entry, self._clock())
-            return self._save(replace(record, match=match, trail=record.trail + (change,), hand_taps=hand_taps))
+            now = hand_taps[index] if index < len(hand_taps) else None
+            return self._save(self._told(
+                record, replace(record, match=match, trail=record.trail + (change,), hand_taps=hand_taps),
+                lambda p, _, at, device: [said.edited(p, match_id, index, entry, now, change.at, device)]))
 
     @staticmethod
     def _checked_taps(match: Match, entry: HandEntry, taps: tuple[Tap, ...]) -> tuple[Tap, ...]:
@@ -176,7 +220,10 @@ class Table:
             seats = len(record.match.seats)
             if not 0 <= seat < seats:
                 raise MatchError(TableSays.NO_SEAT, seat=seat, last=seats - 1)
-            return self.storage.put(replace(record, live=record.live.tap(seat, kind)), None)
+            index = len(record.match.hands)
+            return self.storage.put(self._told(
+                record, replace(record, live=record.live.tap(seat, kind)),
+                lambda p, known, at, device: [said.tapped(p, match_id, index, seat, kind, at, device, known)]), None)
 
     def undo_tap(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
         """Take back the last live tap; refused (`StaleWrite`) when it is not the one this screen showed last."""
@@ -185,7 +232,10 @@ class Table:
             self._check_in_play(record)
             if not record.live.taps:
                 return record
-            return self.storage.put(replace(record, live=record.live.undo()), None)
+            index, taken = len(record.match.hands), record.live.taps[-1]
+            return self.storage.put(self._told(
+                record, replace(record, live=record.live.undo()),
+                lambda p, _, at, device: [said.untapped(p, index, taken, at, device)]), None)
 
     def _check_in_play(self, record: MatchRecord) -> None:
         st = standing(record.match)
@@ -199,7 +249,7 @@ class Table:
             record = self._current(match_id, expected)
             if record.abandoned or record.finished is not None or standing(record.match).is_over:
                 return record
-            return self.storage.put(replace(record, abandoned=True), standing(record.match))
+            return self.storage.put(self._told(record, replace(record, abandoned=True)), standing(record.match))
 
     def resume(self, match_id: str, stop: str | None = None, expected: Revision | None = None) -> MatchRecord:
         """Take an abandoned match up again; `stop` names the match in play it replaces (abandoned), and
@@ -210,7 +260,7 @@ class Table:
             record = self.storage.get(match_id)
             if not record.abandoned:
                 return record
-            return self.storage.put(replace(record, abandoned=False), standing(record.match))
+            return self.storage.put(self._told(record, replace(record, abandoned=False)), standing(record.match))
 
     def apply_shared(self, record: MatchRecord, expected: Revision | None) -> MatchRecord | None:
         """Store a match as the group's shared changes add it up (another device's save, tap or undo).

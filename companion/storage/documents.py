@@ -32,6 +32,11 @@ _SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake"
 """`last_table` and `rules_by_table` (table size → the rules last started at it) are set once a match starts."""
 
 
+MAX_OUTBOX = 100_000
+"""The most documents a match may have waiting for sync (`MatchRecord.outbox`): a match of a thousand hands,
+each tapped, edited and taken back many times, offline for good."""
+
+
 class DocumentError(ValueError):
     """A stored document that parses but is not what it should be; the message says what is wrong."""
 
@@ -119,6 +124,7 @@ def record_to_doc(record: MatchRecord, updated: str, match_doc: dict[str, Any] |
         "hand_taps": [None if taps is None else [[t.seat, t.kind.value] for t in taps] for taps in record.hand_taps],
         "trail": [trail_to_dict(t) for t in record.trail],
         "match": match_doc if match_doc is not None else match_to_dict(record.match),
+        **({"outbox": [dict(d) for d in record.outbox]} if record.outbox else {}),
     }
 
 
@@ -169,9 +175,14 @@ def record_from_doc(raw: Any) -> tuple[MatchRecord, str]:
     trail_doc: Any = doc.get("trail")
     _need(isinstance(trail_doc, list), "'trail' is a list")
     trail = tuple(trail_from_dict(t, f"trail entry {i + 1}") for i, t in enumerate(trail_doc))
+    # Added without a schema step: an older app's document has nothing waiting for sync. Each document is read
+    # again, field by field, by sync (`changes.from_doc`) before it counts.
+    outbox: Any = doc.get("outbox", [])
+    _need(isinstance(outbox, list) and len(outbox) <= MAX_OUTBOX and all(isinstance(d, dict) for d in outbox),
+          "'outbox' is a list of the group's documents")
     record = MatchRecord(id=doc["id"], match=match, created=doc["created"], finished=doc.get("finished"),
                          abandoned=doc["abandoned"], player_ids=tuple(tuple(s) for s in ids), live=live, trail=trail,
-                         hand_taps=hand_taps)
+                         hand_taps=hand_taps, outbox=tuple(outbox))
     return record, doc["updated"]
 
 

@@ -3,8 +3,8 @@ kept in the data folder's `sync/` beside the matches.
 
 - `sync/matches/<match id>.json`: every document known about one match, and which are not sent yet;
 - `sync/state.json`: this device's id in the group, the mark of the group's history it synced with, how
-  far the shared database was read (the checkpoint), the stamp each match had when last compared, how many
-  live taps were sent, the matches whose news from the group is not stored yet;
+  far the shared database was read (the checkpoint), the stamp each match had when its changes were last
+  taken, the matches whose news from the group is not stored yet;
 - `sync/group.json`: the group's address, user and password, readable by this device's user only. It is
   never exported: a backup or a match file carries matches only. `forget` removes it and what was known of
   the group.
@@ -43,6 +43,8 @@ class FolderReplica:
         self._lock = threading.RLock()
         self._docs: dict[str, dict[str, Any]] = {}
         """Per match, loaded when first asked: {"docs": {id: doc}, "unsent": [id, ...]}."""
+        self._read_docs: dict[str, dict[str, ch.Change]] = {}
+        """Per match, its documents read (`known`), once: every change to a match the group knows asks for them."""
         self._files: set[str] | None = None
         """The matches with a file of documents, listed from the folder once, then kept up to date here."""
         self._sizes: dict[str, int] | None = None
@@ -52,8 +54,7 @@ class FolderReplica:
         """Whether state.json holds this device's name: it is written with the first document kept, not when
         the app opens (a device in no group writes nothing here, and an import on a full disk is told as one)."""
         if not self._state_kept:
-            self._state = {"device": uuid.uuid4().hex[:16], "checkpoint": None, "compared": {}, "taps": 0,
-                           "unsent": []}
+            self._state = {"device": uuid.uuid4().hex[:16], "checkpoint": None, "compared": {}, "unsent": []}
 
     # --- the files ------------------------------------------------------------------------------------
     def _read(self, path: Path) -> dict[str, Any] | None:
@@ -113,13 +114,22 @@ class FolderReplica:
 
     def known(self, match_id: str) -> list[ch.Change]:
         with self._lock:
-            out = []
-            for doc in self._match(match_id)["docs"].values():
-                try:
-                    out.append(ch.from_doc(doc))
-                except ch.ChangeError as exc:  # kept as it came, and left out of the match
-                    log.info("%s", exc)
-            return out
+            read = self._read_docs.get(match_id)
+            if read is None:
+                read = {}
+                for ident, doc in self._match(match_id)["docs"].items():
+                    try:
+                        read[ident] = ch.from_doc(doc)
+                    except ch.ChangeError as exc:  # kept as it came, and left out of the match
+                        log.info("%s", exc)
+                self._read_docs[match_id] = read
+            return list(read.values())
+
+    def _note_read(self, change: ch.Change) -> None:
+        """A document kept: the match's documents already read (`known`) have it too."""
+        read = self._read_docs.get(change.match)
+        if read is not None:
+            read[change.id] = change
 
     def keep(self, changes: Iterable[ch.Change], sent: bool) -> list[ch.Change]:
         with self._lock:
@@ -135,10 +145,12 @@ class FolderReplica:
                         # Another device wrote the same document first (the same hand saved the same way): the
                         # group's copy is the one every device adds up, down to its clock and device.
                         entry["docs"][change.id] = change.to_doc()
+                        self._note_read(change)
                         touched.add(change.match)
                         fresh.append(change)
                     continue
                 entry["docs"][change.id] = change.to_doc()
+                self._note_read(change)
                 if not sent:
                     entry["unsent"].append(change.id)
                 touched.add(change.match)
@@ -280,25 +292,16 @@ class FolderReplica:
             self._state["compared"].update(stamps)
             self._write_state()
 
-    @property
-    def taps_sent(self) -> int:
-        value = self._state.get("taps")
-        return value if type(value) is int else 0
-
-    def set_taps_sent(self, n: int) -> None:
-        with self._lock:
-            self._state["taps"] = n
-            self._write_state()
-
     def forget(self) -> None:
         """Forget the group: every document known, the checkpoint, the comparisons (the device keeps its id)."""
         with self._lock, self._disk("forget the group"):
             for path in (self.folder / "matches").glob("*.json"):
                 path.unlink(missing_ok=True)
             self._docs.clear()
+            self._read_docs.clear()
             self._files, self._sizes = set(), {}
-            self._state = {"device": self.device, "checkpoint": None, "compared": {}, "taps": self.taps_sent,
-                           "unsent": [], "settle": [], "mark": None, "refused": {}}
+            self._state = {"device": self.device, "checkpoint": None, "compared": {}, "unsent": [], "settle": [],
+                           "mark": None, "refused": {}}
             self._write_state()
 
 

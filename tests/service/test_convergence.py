@@ -3,8 +3,10 @@ and one shared database (an in-memory double that keeps CouchDB's semantics: tes
 Hypothesis runs random use cases on random devices (new match, tap, untap, save, edit, undo, stop, resume,
 delete, restore, the table's choice), rounds in random order, the network cut and back, the server wiped
 and made again, devices closed and opened again from their folders, each device's clock skewed by up to an
-hour. Whenever every device has synced twice with the network up, every device shows the same matches,
-hands, live taps, stopped or not, and open conflicts.
+hour, and a tap or a save landing while a round is between keeping the group's news and storing it.
+Whenever every device has synced twice with the network up, every device shows the same matches, hands, live
+taps, stopped or not, and open conflicts; no hand is counted twice; and every hand saved on any device still
+counts or waits in a conflict, unless a person took a hand of that match back (undo, edit, choice, delete).
 
 `make test` runs 100 examples (about 10 s); `make fuzz` runs FUZZ_EXAMPLES (2,000: some 5 minutes).
 """
@@ -25,13 +27,13 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from companion import bootstrap
 from companion.engine.live import TapKind
 from companion.engine.messages import SaidError
 from companion.service import StorageError
 from tests.loop import run
+from tests.service import devices
 from tests.service.shared_db import SharedDatabase
-from tests.storage.builders import Clock, hand_for, new_match
+from tests.storage.builders import hand_for, new_match
 
 pytestmark = [pytest.mark.fuzz]
 
@@ -39,41 +41,16 @@ DEVICES = 3
 EXAMPLES = int(os.environ.get("XERI_FUZZ_EXAMPLES", "100"))
 
 
-class Device:
+class Device(devices.Device):
     """One device: its data folder, opened as the app opens it, on a clock of its own."""
 
     def __init__(self, folder: Path, number: int, skew_seconds: int, ids: Iterator[int]):
-        self.folder = folder
-        self.clock = Clock("2025-03-01T20:00:00")
-        self.clock.now += timedelta(seconds=skew_seconds)
-        self.ids = ids
         # Everything a run depends on is the run's own (Hypothesis replays runs): match ids from one counter
         # for the group, this device's id in the group fixed.
         (folder / "sync").mkdir(parents=True)
         (folder / "sync" / "state.json").write_text(json.dumps({"device": f"{number:016x}", "checkpoint": None,
-                                                                "compared": {}, "taps": 0, "unsent": []}))
-        self.parts = self._open()
-
-    def _open(self):
-        return bootstrap.build(bootstrap.open_folder(self.folder), clock=self.clock,
-                               make_id=lambda: f"{next(self.ids):032x}")
-
-    def reopen(self) -> None:
-        """Closed (the app quit, or the tab closed) and opened again from what its folder holds."""
-        self.parts.close()
-        self.parts = self._open()
-
-    @property
-    def table(self):
-        return self.parts.services.table
-
-    @property
-    def library(self):
-        return self.parts.services.library
-
-    @property
-    def sync(self):
-        return self.parts.services.sync
+                                                                "compared": {}, "unsent": []}))
+        super().__init__(folder, None, timedelta(seconds=skew_seconds), make_id=lambda: f"{next(ids):032x}")
 
     def round(self, shared: SharedDatabase) -> bool:
         """One round; False when the network was down."""
@@ -103,6 +80,10 @@ class Group(RuleBasedStateMachine):
         self.shared = SharedDatabase()
         self.devices: list[Device] = []
         self.hands = 0
+        self.saved: dict[str, list] = {}
+        """Per match, every hand saved on any device (each hand of a run is unlike every other)."""
+        self.taken_back: set[str] = set()
+        """Matches where a person took a hand back or changed one (undo, edit, the table's choice, delete)."""
 
     @initialize(skews=st.lists(st.integers(-3600, 3600), min_size=DEVICES, max_size=DEVICES))
     def devices_of_the_group(self, skews: list[int]) -> None:
@@ -135,7 +116,13 @@ class Group(RuleBasedStateMachine):
         device = self.devices[d]
         m = self._match(data, device)
         if m is not None:
-            self._try(lambda: device.table.record_hand(m, self._next_hand()))
+            self._save(device, m)
+
+    def _save(self, device: Device, m: str) -> None:
+        entry = self._next_hand()
+        self._try(lambda: device.table.record_hand(m, entry))
+        if entry in device.table.get(m).match.hands:
+            self.saved.setdefault(m, []).append(entry)
 
     @rule(d=st.integers(0, DEVICES - 1), data=st.data())
     def edit_a_hand(self, d: int, data) -> None:
@@ -145,6 +132,7 @@ class Group(RuleBasedStateMachine):
             return
         hands = len(device.table.get(m).match.hands)
         if hands:
+            self.taken_back.add(m)
             index = data.draw(st.integers(0, hands - 1))
             self._try(lambda: device.table.edit_hand(m, index, self._next_hand()))
 
@@ -153,6 +141,7 @@ class Group(RuleBasedStateMachine):
         device = self.devices[d]
         m = self._match(data, device)
         if m is not None and device.table.get(m).match.hands:
+            self.taken_back.add(m)
             self._try(lambda: device.table.undo_hand(m))
 
     @rule(d=st.integers(0, DEVICES - 1), seat=st.integers(0, 1), jack=st.booleans(), data=st.data())
@@ -190,6 +179,7 @@ class Group(RuleBasedStateMachine):
         m = self._match(data, device)
         if m is None:
             return
+        self.taken_back.add(m)
         device.library.delete(m)
         if restore:
             self._try(lambda: device.library.restore(m))
@@ -200,6 +190,7 @@ class Group(RuleBasedStateMachine):
         waiting = [(s.id, c) for s in device.library.matches() for c in device.sync.conflicts(s.id)]
         if waiting:
             m, conflict = data.draw(st.sampled_from(waiting))
+            self.taken_back.add(m)
             keep = data.draw(st.sampled_from([v.id for v in conflict.versions]))
             device.sync.choose(m, conflict.slot, [keep])
 
@@ -207,6 +198,36 @@ class Group(RuleBasedStateMachine):
     @rule(d=st.integers(0, DEVICES - 1))
     def a_round(self, d: int) -> None:
         self.devices[d].round(self.shared)
+
+    @rule(x=st.integers(0, DEVICES - 1), y=st.integers(0, DEVICES - 1), save=st.booleans(),
+          seat=st.integers(0, 1), data=st.data())
+    def one_phone_saves_as_another_taps_or_saves_mid_round(self, x: int, y: int, save: bool, seat: int,
+                                                            data) -> None:
+        """A busy table: phone X saves a hand and syncs; phone Y's round keeps that news, and before it stores the
+        match, Y's own tap or save (made on the screen that did not show X's hand yet) lands (the writer thread
+        and the round are apart in the app). Y's change is said as the person made it."""
+        first, other = self.devices[x], self.devices[y]
+        m = self._match(data, first, lambda s: s.id in {t.id for t in other.library.matches()})
+        if m is None:
+            return
+        self._save(first, m)
+        first.round(self.shared)
+        real = other.sync._store
+
+        def store(match_ids, report):
+            if m in match_ids and m in {s.id for s in other.library.matches()}:
+                if save:
+                    self._save(other, m)
+                else:
+                    hand = len(other.table.get(m).match.hands)
+                    self._try(lambda: other.table.tap(m, seat, TapKind.XERI, hand=hand))
+            return real(match_ids, report)
+
+        other.sync._store = store
+        try:
+            other.round(self.shared)
+        finally:
+            del other.sync._store
 
     @rule()
     def network_cut(self) -> None:
@@ -239,6 +260,15 @@ class Group(RuleBasedStateMachine):
             assert set(was) - set(shown) <= self._deleted(), (set(was) - set(shown))
         for device, shown in zip(self.devices, seen):  # the Sync screen's count is the conflicts it shows
             assert device.sync.open_conflicts() == sum(v[3] for v in shown.values())
+        first = self.devices[0]
+        for m in seen[0]:   # no hand saved is missing or counted twice, unless a person took one back
+            hands = first.table.get(m).match.hands
+            assert len(set(hands)) == len(hands), f"{m[:8]}: a hand counted twice"
+            if m not in self.taken_back and not first.table.standing(first.table.get(m)).is_over:
+                # (a match over leaves out a hand saved apart after its end: the match was decided)
+                waiting = {v.entry for c in first.sync.conflicts(m) for v in c.versions}
+                lost = [e for e in self.saved.get(m, []) if e not in hands and e not in waiting]
+                assert not lost, f"{m[:8]}: {len(lost)} saved hand(s) lost: {lost}"
 
     def teardown(self) -> None:
         try:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 
@@ -15,50 +14,10 @@ from companion import bootstrap
 from companion.engine.live import TapKind
 from companion.service.sync import Sync
 from companion.storage.replica import FolderReplica
+from tests.service.devices import Device
 from tests.service.shared_db import SharedDatabase
+from tests.service.devices import sharing
 from tests.storage.builders import Clock, hand_for, new_match
-
-
-class Device:
-    def __init__(self, folder: Path, shared: SharedDatabase, ahead: timedelta = timedelta()):
-        clock = Clock()
-        clock.now += ahead   # this device's own clock, right or not
-        self.parts = bootstrap.build(bootstrap.open_folder(folder), clock=clock)
-        self.replica = FolderReplica(folder / "sync")
-        self.sync = Sync(self.parts.storage, self.replica, self.parts.services.table, self.parts.clock)
-        self.shared = shared
-
-    @property
-    def table(self):
-        return self.parts.services.table
-
-    def once(self):
-        return run(self.sync.once(self.shared))
-
-    def matches(self):
-        return self.parts.services.library.matches()
-
-    def close(self):
-        self.parts.close()
-
-
-@pytest.fixture
-def shared():
-    return SharedDatabase()
-
-
-@pytest.fixture
-def device(tmp_path, shared):
-    made = []
-
-    def make(name: str) -> Device:
-        d = Device(tmp_path / name, shared)
-        made.append(d)
-        return d
-
-    yield make
-    for d in made:
-        d.close()
 
 
 def test_a_match_saved_on_one_device_arrives_on_another_once_with_its_id_and_sheet(device):
@@ -77,10 +36,7 @@ def test_a_match_saved_on_one_device_arrives_on_another_once_with_its_id_and_she
 
 
 def test_hands_and_taps_from_two_devices_in_turn_all_count(device):
-    a, b = device("a"), device("b")
-    m = a.table.start(new_match(hands=1)).id
-    a.once()
-    b.once()
+    a, b, m = sharing(device)
     b.table.record_hand(m, hand_for(1))
     b.table.tap(m, 1, TapKind.JACK_XERI, hand=2)
     b.once()
@@ -94,10 +50,7 @@ def test_hands_and_taps_from_two_devices_in_turn_all_count(device):
 
 def saved_apart(device) -> tuple[Device, Device, str]:
     """Devices A and B on one match, one hand in; each saved its own hand 2 while offline (nothing sent)."""
-    a, b = device("a"), device("b")
-    m = a.table.start(new_match(hands=1)).id
-    a.once()
-    b.once()
+    a, b, m = sharing(device)
     a.table.record_hand(m, hand_for(5))
     b.table.record_hand(m, hand_for(6))
     return a, b, m
@@ -188,10 +141,7 @@ def test_an_undo_and_a_stop_travel(device):
 
 
 def test_a_deleted_match_is_deleted_on_the_other_device(device):
-    a, b = device("a"), device("b")
-    m = a.table.start(new_match(hands=1)).id
-    a.once()
-    b.once()
+    a, b, m = sharing(device)
     a.parts.services.library.delete(m)
     a.once()
     b.once()
@@ -199,10 +149,7 @@ def test_a_deleted_match_is_deleted_on_the_other_device(device):
 
 
 def test_a_stale_phone_on_the_other_device_is_still_refused(device):
-    a, b = device("a"), device("b")
-    m = a.table.start(new_match(hands=1)).id
-    a.once()
-    b.once()
+    a, b, m = sharing(device)
     shown = b.table.get(m).revision              # a phone on B opened the entry for hand 2
     a.table.record_hand(m, hand_for(1))
     a.once()
@@ -238,10 +185,7 @@ def test_a_form_opened_on_a_hand_the_group_then_replaced_is_refused(device):
 
 def test_a_device_that_changed_meanwhile_keeps_its_change(device):
     # B's own tap lands between its comparison and the shared match arriving: it is never overwritten.
-    a, b = device("a"), device("b")
-    m = a.table.start(new_match(hands=1)).id
-    a.once()
-    b.once()
+    a, b, m = sharing(device)
     a.table.record_hand(m, hand_for(1))
     a.once()
     b.table.tap(m, 1, TapKind.XERI, hand=1)      # for the hand A just saved, unknown here yet
