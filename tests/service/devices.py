@@ -59,6 +59,15 @@ class Device:
     def close(self):
         self.parts.close()
 
+    def kill(self) -> None:
+        """Killed (nothing flushed on the way out: the index's pending writes and the bin stay as they are on
+        disk), then opened again from what its folder holds. The real SIGKILL tests are in tests/storage/."""
+        store = self.parts.storage
+        with store.lock:
+            store._closed = True          # nothing more is written, as in a dead process
+            store._file_lock.release()    # the OS lets go of a dead process's lock
+        self.parts = self._open()
+
     def in_file(self, match_id: str) -> list[dict]:
         """The documents waiting in the match's own file (`MatchRecord.outbox`), as on disk."""
         doc = json.loads((self.folder / "matches" / f"{match_id}.json").read_text("utf-8"))

@@ -1,8 +1,9 @@
-"""Sync you can prove (#23): a model test. Three devices of one group, each its own data folder and replica,
+"""Sync you can prove (#23): a model test. Four devices of one group, each its own data folder and replica,
 and one shared database (an in-memory double that keeps CouchDB's semantics: tests/service/shared_db.py).
 Hypothesis runs random use cases on random devices (new match, tap, untap, save, edit, undo, stop, resume,
 delete, restore, the table's choice), rounds in random order, the network cut and back, the server wiped
-and made again, devices closed and opened again from their folders, each device's clock skewed by up to an
+and made again, devices closed and opened again from their folders or killed (between steps, or in a round
+between keeping news and storing it), each device's clock skewed by up to an
 hour, and a tap or a save landing while a round is between keeping the group's news and storing it.
 Whenever every device has synced twice with the network up, every device shows the same matches, hands, live
 taps, stopped or not, and open conflicts; no hand is counted twice; and every hand saved on any device still
@@ -37,8 +38,12 @@ from tests.storage.builders import hand_for, new_match
 
 pytestmark = [pytest.mark.fuzz]
 
-DEVICES = 3
+DEVICES = 4
 EXAMPLES = int(os.environ.get("XERI_FUZZ_EXAMPLES", "100"))
+
+
+class Killed(BaseException):
+    """The app's process dies here."""
 
 
 class Device(devices.Device):
@@ -245,6 +250,22 @@ class Group(RuleBasedStateMachine):
     @rule(d=st.integers(0, DEVICES - 1))
     def closed_and_opened_again(self, d: int) -> None:
         self.devices[d].reopen()
+
+    @rule(d=st.integers(0, DEVICES - 1), mid_round=st.booleans())
+    def killed_and_started_again(self, d: int, mid_round: bool) -> None:
+        """Killed between two steps, or in a round between keeping a page of the group's news and storing the
+        matches it changes; started again from what its folder holds."""
+        device = self.devices[d]
+        if mid_round:
+            def store(match_ids, report):
+                raise Killed
+
+            device.sync._store = store
+            try:
+                device.round(self.shared)
+            except Killed:
+                pass
+        device.kill()
 
     # --- what must hold ------------------------------------------------------------------------------------
     @rule()
