@@ -164,8 +164,8 @@ def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], droppe
            kept_order: Mapping[int, list[str]], withdrawn: set[str]) -> _Heads:
     """Per slot, in slot order: the version that counts (the earliest of the distinct heads, by logical clock,
     unless the table chose), a conflict where distinct heads are left unchosen, and the trail of what each
-    version replaced or what was withdrawn."""
-    trail: list[TrailEntry] = []
+    version replaced or what was withdrawn, by logical clock."""
+    trail: list[tuple[tuple[int, str, str, str], TrailEntry]] = []   # (the change's logical order, the entry)
     hands: list[Version] = []
     conflicts: list[Conflict] = []
     generations: dict[int, int] = {}
@@ -189,13 +189,17 @@ def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], droppe
         for v in mine:
             base = versions.get(v.change.body.get("base") or "")
             if base is not None:
-                trail.append(TrailEntry(TrailAction.EDIT, index, base.entry, v.entry, v.change.at))
+                trail.append((v.change.order, TrailEntry(TrailAction.EDIT, index, base.entry, v.entry, v.change.at)))
             if v.id in undone:
-                trail.append(TrailEntry(TrailAction.UNDO, index, v.entry, None, undone[v.id].at))
+                u = undone[v.id]
+                trail.append((u.order, TrailEntry(TrailAction.UNDO, index, v.entry, None, u.at)))
             if v.id in dropped and counted:
-                trail.append(TrailEntry(TrailAction.EDIT, index, v.entry, counted[0].entry, dropped[v.id].at))
+                d = dropped[v.id]
+                trail.append((d.order, TrailEntry(TrailAction.EDIT, index, v.entry, counted[0].entry, d.at)))
         hands.extend(counted)
-    return _Heads(tuple(hands), tuple(sorted(trail, key=lambda t: t.at)), tuple(conflicts), generations)
+    # In the order things happened (logical clock), never by the phones' own clocks: an edit on a phone an hour
+    # ahead still comes before the undo another phone made after seeing it.
+    return _Heads(tuple(hands), tuple(t for _, t in sorted(trail, key=lambda o: o[0])), tuple(conflicts), generations)
 
 
 def _taps(taps: Iterable[Change], untaps: Iterable[Change], next_slot: int,

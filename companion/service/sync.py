@@ -474,9 +474,10 @@ def _said(entry: TrailEntry) -> tuple[Any, ...]:
 
 
 def _merged_trail(here: Sequence[TrailEntry], shared: Sequence[TrailEntry]) -> tuple[TrailEntry, ...]:
-    """The documents' trail, with every entry of this device's that they do not say (kept from before the
-    device joined, an import's): a version not kept reaches the trail of a device whose own version was
-    kept, and nothing of the device's own trail is lost."""
+    """The documents' trail, in their order (logical clock), after every entry of this device's that they do not
+    say (kept from before the group knew the match: an import's, or from before the device joined): a version
+    not kept reaches the trail of a device whose own version was kept, and nothing of the device's own trail is
+    lost."""
     known = Counter(map(_said, shared))
     mine = []
     for entry in here:
@@ -484,4 +485,4 @@ def _merged_trail(here: Sequence[TrailEntry], shared: Sequence[TrailEntry]) -> t
             known[_said(entry)] -= 1
         else:
             mine.append(entry)
-    return tuple(sorted((*shared, *mine), key=lambda t: t.at))
+    return (*mine, *shared)

@@ -12,11 +12,11 @@ import pytest
 from tests.loop import run
 from companion import bootstrap
 from companion.engine.live import TapKind
+from companion.records import TrailAction
 from companion.service.sync import Sync
 from companion.storage.replica import FolderReplica
-from tests.service.devices import Device
+from tests.service.devices import Device, sharing
 from tests.service.shared_db import SharedDatabase
-from tests.service.devices import sharing
 from tests.storage.builders import Clock, hand_for, new_match
 
 
@@ -410,3 +410,24 @@ class KeptBack(Through):
 
     async def send(self, docs):
         return set(), {}
+
+
+def test_the_trail_is_in_the_order_things_happened_whatever_the_phones_clocks(tmp_path, shared):
+    """An edit on a phone an hour ahead, then an undo on a phone whose clock is right, made after seeing the edit:
+    every device's trail says edit, then undo (ordered by wall time it said the undo first)."""
+    ahead = Device(tmp_path / "ahead", shared, ahead=timedelta(hours=1))
+    right = Device(tmp_path / "right", shared)
+    m = right.table.start(new_match(hands=2)).id
+    right.once()
+    ahead.once()
+    ahead.table.edit_hand(m, 1, hand_for(9))
+    ahead.once()
+    right.once()
+    right.table.undo_hand(m)
+    right.once()
+    ahead.once()
+    for d in (ahead, right):
+        assert [t.action for t in d.table.get(m).trail] == [TrailAction.EDIT, TrailAction.UNDO]
+        assert d.table.get(m).trail[1].before == hand_for(9)      # the undo took back the edited hand
+    for d in (ahead, right):
+        d.close()
