@@ -254,14 +254,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=8550, help="port to serve the web app on (default 8550)")
     parser.add_argument("--no-browser", action="store_true", help="serve the app without opening a browser")
     parser.add_argument("--desktop", action="store_true", help="open Flet's desktop window (its client downloads once)")
+    spoken = first_spoken([system_language() or ""])
+    languages = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
+    parser.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
+                        help=f"the language of what the served app says on this console: {languages}; default "
+                             f"{spoken}, from the system's locale (each phone shows the app in its own)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     score = sub.add_parser("score", help="print the score sheet of a match file",
                            description="Score a match file (see docs/match-file.md) and print its sheet.")
     score.add_argument("file", help="the match file (UTF-8 JSON)")
     score.add_argument("--json", action="store_true", help="print one JSON object instead of the sheet")
     score.add_argument("--rules", choices=preset_names(), help="rescore the same hands under these rules")
-    spoken = first_spoken([system_language() or ""])
-    languages = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
     score.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
                        help=f"the language of the sheet and of its messages: {languages}; default {spoken}, "
                             "from the system's locale")
@@ -304,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
                              getattr(args, "lang", "en"))
     from .ui.served import serve  # flet loads only when the app runs
 
-    return serve(host=args.host, port=args.port, open_browser=not args.no_browser, desktop=args.desktop)
+    return serve(host=args.host, port=args.port, open_browser=not args.no_browser, desktop=args.desktop,
+                 lang=args.lang)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The real app, served as `python -m companion` serves it (our uvicorn, real sockets): the one helper every
 test that starts the app uses (browser tests, network tests, sync devices).
 
-The app is ready when it says so on its console ("press Ctrl+C to stop", and its table code when phones on
+The app is ready when it says so on its console ("… Ctrl+C …", and its join link with the code when phones on
 the network may join), not when its port first answers: that line is printed once the app is built.
 """
 
@@ -72,8 +72,9 @@ class AppServer:
             with self.log.open("rb") as log:
                 log.seek(said_from)
                 said = log.read().decode("utf-8", "replace")
-            if "press Ctrl+C to stop" in said and (self.host == "127.0.0.1" or "table code" in said):
-                found = re.search(r"table code ([A-Z0-9]+)", said)
+            # Ready: "… press Ctrl+C to stop" in the console's language, and the join link with its code.
+            if "Ctrl+C" in said and (self.host == "127.0.0.1" or "?code=" in said):
+                found = re.search(r"\?code=([A-Z0-9]+)", said)
                 self.code = found.group(1) if found else None
                 return self
             time.sleep(0.1)

@@ -76,11 +76,11 @@ def lan_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppServer]:
 
 @pytest.fixture
 def start_app(tmp_path: Path) -> Iterator[Callable[..., AppServer]]:
-    """`start_app(data=None, host="0.0.0.0")`: the app started on the test's folder; stopped at the end."""
+    """`start_app(data=None, host="0.0.0.0", env=None)`: the app started on the test's folder; stopped at the end."""
     started: list[AppServer] = []
 
-    def start(data: Path | None = None, host: str = "0.0.0.0") -> AppServer:
-        app = AppServer(data or tmp_path / "data", host=host)
+    def start(data: Path | None = None, host: str = "0.0.0.0", env: dict[str, str] | None = None) -> AppServer:
+        app = AppServer(data or tmp_path / "data", host=host, env=env)
         started.append(app)
         return app.start()
 

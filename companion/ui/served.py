@@ -9,14 +9,18 @@ import webbrowser
 import flet as ft
 
 from .. import bootstrap, logs
+from ..i18n import DEFAULT_LANGUAGE, Translator
 from ..service import StorageError
 from .app import ASSETS, make_main, served_session
 from .page import PageOptions
 
 
-def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, desktop: bool = False) -> int:
-    """Run the app until it is closed; returns the exit status (2, with a message, when it cannot start)."""
+def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, desktop: bool = False,
+          lang: str = DEFAULT_LANGUAGE) -> int:
+    """Run the app until it is closed; returns the exit status (2, with a message, when it cannot start). `lang`:
+    the language of what it says on its console (each phone picks its own)."""
     logs.configure()
+    tr = Translator(lang)
     from ..net import server
     from ..net.access import TableCode, new_code
     from ..net.hosts import is_loopback, join_address, serves_beyond_loopback
@@ -44,11 +48,10 @@ def serve(host: str = "127.0.0.1", port: int = 8550, open_browser: bool = True, 
         own = f"http://127.0.0.1:{port}/" if loopback or info is None else info.join_url
 
         def ready() -> None:
-            print(f"Xeri Companion is at {own} (data in {parts.services.library.folder}); press Ctrl+C to stop.",
-                  flush=True)
+            print(tr("serve.ready", address=own, folder=str(parts.services.library.folder)), flush=True)
             if info is not None:
-                print(f"Phones on this network join at {info.join_url} (table code {info.code}); without the "
-                      f"code they can only watch. Or scan:\n{terminal_qr(info.join_url)}", flush=True)
+                print(f"{tr('serve.join', link=info.join_url, code=info.code)}\n{terminal_qr(info.join_url)}",
+                      flush=True)
             if open_browser:
                 webbrowser.open(own)
 

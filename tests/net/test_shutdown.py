@@ -89,3 +89,16 @@ def test_a_served_app_says_where_phones_join_and_with_which_code(tmp_path):
         assert len(app.code) == 6
     finally:
         assert app.stop() == 0
+
+
+@pytest.mark.parametrize("locale, ready, join", [
+    ("el_GR.UTF-8", "Η «Ξερή — Σημειωματάριο» είναι στο", "Τα κινητά σε αυτό το δίκτυο μπαίνουν στο"),
+    ("ko_KR.UTF-8", "Xeri Companion이", "이 네트워크의 휴대폰은"),
+])
+def test_the_console_says_where_the_app_is_and_how_phones_join_in_the_machines_language(start_app, locale, ready,
+                                                                                        join):
+    app = start_app(env={"LANG": locale})
+    said = app.said()
+    assert ready in said and "Ctrl+C" in said
+    assert join in said and f"?code={app.code}" in said and app.code is not None
+    assert "press Ctrl+C to stop" not in said and "Phones on this network" not in said
