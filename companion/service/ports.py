@@ -217,6 +217,10 @@ class Ledger(Protocol):
     def known(self, match_id: str) -> list[ch.Change]:
         """Every document known about a match."""
 
+    @property
+    def mark(self) -> str | None:
+        """The mark of the group's history this device synced with (`Remote.mark`), or None: in no group yet."""
+
 
 class Replica(Ledger, Protocol):
     """This device's copy of the shared documents it knows, kept durably beside its matches."""
@@ -246,10 +250,6 @@ class Replica(Ledger, Protocol):
 
     def matches(self) -> set[str]:
         """Every match with a document."""
-
-    @property
-    def mark(self) -> str | None:
-        """The mark of the group's history this device synced with (`Remote.mark`), or None: not yet."""
 
     def set_mark(self, mark: str) -> None: ...
 

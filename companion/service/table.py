@@ -59,9 +59,10 @@ class Table:
         self._make_id = make_id
         self._lock = getattr(storage, "lock", None) or threading.RLock()
         self.ledger: Ledger | None = None
-        """What this device knows of its group's documents (set by the bootstrap). A change to a match the group
-        knows is written with its own documents, in the same write; a match the group was never told of is told
-        whole by the next round (`Sync.gather`)."""
+        """What this device knows of its group's documents (set by the bootstrap). In a group, a match started
+        and every change to a match the group knows is written with its own documents, in the same write; a match
+        the group was never told of (from before the device joined, or imported) is told whole by the next round
+        (`Sync.gather`)."""
 
     def _told(self, before: MatchRecord, after: MatchRecord, says: Said = lambda *_: ()) -> MatchRecord:
         """`after` (the match as `before` became by one use case) with the documents that say so added to its
@@ -142,6 +143,9 @@ class Table:
             st = standing(checked)
             if st.is_over:
                 record = replace(record, finished=record.created)
+            if self.ledger is not None and self.ledger.mark is not None:   # in a group: its story from the start
+                made = ch.changes_since(ch.project([]), record, False, record.created, self.ledger.device)
+                record = replace(record, outbox=tuple(c.to_doc() for c in ch.stamped([], made)))
             return self.storage.add(record, st)
 
     def record_hand(self, match_id: str, entry: HandEntry, expected: Revision | None = None,

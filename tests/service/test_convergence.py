@@ -1,13 +1,13 @@
-"""Sync you can prove (#23): a model test. Four devices of one group, each its own data folder and replica,
-and one shared database (an in-memory double that keeps CouchDB's semantics: tests/service/shared_db.py).
-Hypothesis runs random use cases on random devices (new match, tap, untap, save, edit, undo, stop, resume,
-delete, restore, the table's choice), rounds in random order, the network cut and back, the server wiped
-and made again, devices closed and opened again from their folders or killed (between steps, or in a round
-between keeping news and storing it), each device's clock skewed by up to an
-hour, and a tap or a save landing while a round is between keeping the group's news and storing it.
-Whenever every device has synced twice with the network up, every device shows the same matches, hands, live
-taps, stopped or not, and open conflicts; no hand is counted twice; and every hand saved on any device still
-counts or waits in a conflict, unless a person took a hand of that match back (undo, edit, choice, delete).
+"""Sync you can prove (#23): a model test. Four devices of one group, each its own data folder and replica, and one
+shared database (an in-memory double that keeps CouchDB's semantics: tests/service/shared_db.py). Hypothesis
+runs random use cases on random devices (new match, tap, untap, save, edit, undo, stop, resume, delete, restore,
+the table's choice), rounds in random order, the network cut and back, the server wiped and made again, devices
+closed and opened again from their folders or killed (between steps, or in a round between keeping news and
+storing it), each device's clock skewed by up to an hour, and a tap or a save landing while a round is between
+keeping the group's news and storing it. Whenever every device has synced twice with the network up, every
+device shows the same matches, hands, live taps, stopped or not, open conflicts and trail of edits and undos; no
+hand is counted twice; and every hand saved on any device still counts or waits in a conflict, unless a person
+took a hand of that match back (undo, edit, choice, delete).
 
 `make test` runs 100 examples (about 10 s); `make fuzz` runs FUZZ_EXAMPLES (2,000: some 5 minutes).
 """
@@ -72,7 +72,8 @@ class Device(devices.Device):
             record = self.table.get(summary.id)
             out[summary.id] = (record.match.hands, record.abandoned,
                                tuple(sorted((t.seat, t.kind.value) for t in record.live.taps)),
-                               len(self.sync.conflicts(summary.id)))
+                               len(self.sync.conflicts(summary.id)),
+                               tuple((t.action.value, t.hand, t.before, t.after) for t in record.trail))
         return out
 
 
@@ -94,6 +95,8 @@ class Group(RuleBasedStateMachine):
     def devices_of_the_group(self, skews: list[int]) -> None:
         ids = itertools.count(1)
         self.devices = [Device(self.root / f"device-{k}", k + 1, skew, ids) for k, skew in enumerate(skews)]
+        for device in self.devices:   # each has joined the group (what a device kept before it joined is told
+            assert device.round(self.shared)   # whole, without its trail: tests/service/test_sync.py)
 
     # --- helpers ----------------------------------------------------------------------------------------
     def _match(self, data, device: Device, where=lambda s: True) -> str | None:

@@ -11,7 +11,7 @@ import pytest
 from companion.engine.live import TapKind
 from companion.service import sync as sync_module
 from tests.service.devices import sharing
-from tests.storage.builders import hand_for, new_match
+from tests.storage.builders import hand_for, match_file, new_match
 
 
 def kinds(docs: list[dict]) -> list[str]:
@@ -72,9 +72,12 @@ def test_a_round_takes_the_documents_as_written_and_never_works_a_known_match_ou
         record = d.table.get(m)
         assert record.match.hands == (*new_match(hands=1).hands, hand_for(2))
         assert sorted(t.seat for t in record.live.taps) == [0, 1] and record.abandoned
-    fresh = a.table.start(new_match(hands=2)).id    # a match the group never heard of is told whole, once
+    a.table.start(new_match(hands=2))               # started in the group: its documents come with it
     a.once()
-    assert compared == [fresh]
+    assert compared == []
+    imported = a.library.import_match(match_file(7)).record.id   # a match the group never heard of: told whole
+    a.once()
+    assert compared == [imported]
 
 
 def test_a_tap_made_while_a_round_keeps_the_groups_hand_never_takes_that_hand_back(device, monkeypatch):
@@ -155,3 +158,23 @@ def test_a_deletion_is_said_before_it_is_done_so_a_kill_right_after_it_never_bri
         d.once()
     for d in (a, b):
         assert m not in {s.id for s in d.parts.services.library.matches()}
+
+
+def test_a_match_started_in_the_group_travels_with_its_whole_story_one_from_before_is_told_as_it_stands(device):
+    a, b = device("a"), device("b")
+    before = a.table.start(new_match(hands=1)).id       # before A ever synced: not in a group yet
+    a.table.record_hand(before, hand_for(2))
+    a.table.undo_hand(before)
+    assert a.in_file(before) == []
+    a.once()                                            # joined: the match is told as it stands
+    b.once()
+    m = a.table.start(new_match(hands=1)).id            # in the group: written with its documents
+    assert kinds(a.in_file(m)) == ["start", "hand"]
+    a.table.record_hand(m, hand_for(3))
+    a.table.undo_hand(m)
+    a.once()
+    b.once()
+    assert [t.action.value for t in b.table.get(m).trail] == ["undo"]       # the undo made before any round
+    assert b.table.get(m).trail == a.table.get(m).trail
+    assert b.table.get(before).match.hands == a.table.get(before).match.hands
+    assert b.table.get(before).trail == ()              # what happened before joining stays on A
