@@ -165,8 +165,27 @@ def sync_screen(app: Driver, shot) -> None:
     shot("sync-tested")
 
 
+def many_tables(app: Driver, shot) -> None:
+    """Two tables in play at once: a new match asks about this phone's own match, with "Keep both in play";
+    home then lists the other table's match under the one this phone follows."""
+    for names in (("Anna", "Ben"), ("Κωνσταντίνος", "Mia 🐱")):
+        app.tap("new-match")
+        if names[0] != "Anna":
+            shot("keep-both-question")
+            app.tap("confirm-other")
+        app.type("name-0", names[0])
+        app.type("name-1", names[1])
+        app.tap("start-match")
+        app.wait_id("end-hand")
+        if names[0] == "Anna":
+            enter(app)
+        app.tap("back")
+    app.wait_id("in-play")
+    shot("home-two-tables")
+
+
 def main(only: list[str]) -> int:
-    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `korean`, `turkish`, or a
+    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `tables`, `korean`, `turkish`, or a
     table size such as `844x390`)."""
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
@@ -179,6 +198,7 @@ def main(only: list[str]) -> int:
         runs = [("whole", 390, 844, "light")] + [("table", w, h, scheme) for w, h in TABLE_SIZES
                                                  for scheme in ("light", "dark")]
         runs += [("sync", w, h, scheme) for w, h in TABLE_SIZES[:3] for scheme in ("light", "dark")]
+        runs += [("tables", w, h, scheme) for w, h in TABLE_SIZES for scheme in ("light", "dark")]
         runs += [("korean", 390, 844, "light"), ("korean", 390, 844, "dark"), ("turkish", 390, 844, "light")]
         runs = [run for run in runs if not only or run[0] in only or f"{run[1]}x{run[2]}" in only]
         locales = {"korean": "ko-KR", "turkish": "tr-TR"}
@@ -194,7 +214,8 @@ def main(only: list[str]) -> int:
 
                     def shot(name: str, width=width, height=height, scheme=scheme, kind=kind, app=app) -> None:
                         file = {"whole": f"{name}.png", "table": f"{width}x{height}-{scheme}-{name}.png",
-                                "sync": f"{width}x{height}-{scheme}-{name}.png"}.get(
+                                "sync": f"{width}x{height}-{scheme}-{name}.png",
+                                "tables": f"{width}x{height}-{scheme}-{name}.png"}.get(
                             kind, f"{kind}-{scheme}-{name}.png")
                         app.screenshot(OUT / file)
                         print(f"docs/screenshots/{file}")
@@ -207,6 +228,8 @@ def main(only: list[str]) -> int:
                         turkish_pages(app, shot)
                     elif kind == "sync":
                         sync_screen(app, shot)
+                    elif kind == "tables":
+                        many_tables(app, shot)
                     else:
                         table_screens(app, shot)
                     context.close()

@@ -88,6 +88,13 @@ class AppModel(ViewModel):
         if question is not None and question.no is not None:
             question.no()
 
+    @intent(writes=True)
+    def choose_other(self) -> None:
+        """The question's third answer ("Keep both in play"): closes it and does what that answer does."""
+        question, self.session.question = self.session.question, None
+        if question is not None and question.other is not None:
+            question.other()
+
     @intent
     def dismiss_question(self) -> None:
         """The question closed without an answer (a tap beside it): nothing is done."""

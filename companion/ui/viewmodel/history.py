@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from datetime import datetime
+
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +79,32 @@ class HistoryModel(ViewModel):
 
     def recent(self, limit: int = 3) -> list[HistoryRow]:
         return [] if (self.player or self.rules) else self.rows()[:limit]
+
+    def in_play(self, leave_out: str | None = None) -> list[HistoryRow]:
+        """Every match in play (not over, not stopped), here or on another device of the group, the one changed
+        last first (`leave_out`: the one this phone follows, shown on its own): each table's match, to pick."""
+        playing = [s for s in self.services.library.matches() if s.is_playing and not s.abandoned
+                   and s.id != leave_out]
+        return [self.playing_row(s) for s in sorted(playing, key=lambda s: (s.updated, s.id), reverse=True)]
+
+    def playing_row(self, s: MatchSummary) -> HistoryRow:
+        tr = self.tr
+        detail = f"{tr('match.title', n=s.hands + 1)} · {self.changed_ago(s.updated)}"
+        return HistoryRow(s.id, " · ".join(s.sides), " : ".join(str(t) for t in s.totals), detail)
+
+    def changed_ago(self, when: str) -> str:
+        """How long ago a match last changed on this device, in words ("changed 3 minutes ago")."""
+        try:
+            seconds = max(0, int(time.time() - datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp()))
+        except ValueError:
+            return ""
+        if seconds < 60:
+            return self.tr("home.changed_now")
+        if seconds < 3600:
+            return self.tr.n("home.changed_minutes", seconds // 60)
+        if seconds < 48 * 3600:
+            return self.tr.n("home.changed_hours", seconds // 3600)
+        return self.tr.n("home.changed_days", seconds // 86400)
 
     def row(self, s: MatchSummary) -> HistoryRow:
         tr = self.tr

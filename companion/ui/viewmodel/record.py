@@ -148,7 +148,7 @@ class RecordModel(ViewModel):
         once the person said so, and only as it was when asked."""
         if not self.record:
             return
-        current = self.services.table.unfinished()
+        current = self.app.scoreboard.own()
         if current is not None and current.id != self.record.id:
             self.app.setup.ask_replace(current, self._resume, key="confirm.resume_replace",
                                        answers=("confirm.resume_yes", "confirm.no"), go_on=False)
@@ -178,7 +178,7 @@ class RecordModel(ViewModel):
         the person said so (as for a new match)."""
         if not self.can_rematch:
             return
-        current = self.services.table.unfinished()
+        current = self.app.scoreboard.own()
         if current is not None:
             self.app.setup.ask_replace(current, self._rematch, key="confirm.rematch_replace",
                                        answers=("confirm.replace_yes", "confirm.no"), go_on=False)

@@ -8,7 +8,7 @@ from ...engine.live import TapKind
 from ...engine.match import Match, Standing, Status
 from ...formats.sheet import sheet_text
 from ...i18n.explain import goal_text
-from ...service import MatchRecord, Revision, StaleWrite
+from ...service import DamagedMatch, MatchRecord, NoSuchMatch, Revision, StaleWrite
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
 from .sheet import BreakdownSide, HandRow, breakdown, extension_event, hand_rows
 
@@ -243,7 +243,25 @@ class ScoreboardModel(ViewModel):
         self.record = record
         self.app.entry.on_match_changed(record)
 
+    def own(self) -> MatchRecord | None:
+        """This phone's own match, as stored now, while it is in play (not over, not stopped): the one a new
+        match or a match taken up again would leave. Another table's match is never this phone's to stop."""
+        try:
+            self._fresh()
+        except (NoSuchMatch, DamagedMatch):   # deleted, or set aside, since this phone showed it
+            self.record = None
+        if self.record is None or self.record.abandoned or not self.in_play:
+            return None
+        return self.record
+
     # --- intents -------------------------------------------------------------------------------------
+    @intent
+    def follow(self, match_id: str) -> None:
+        """Follow another match in play (another table's, or one this phone left): its scoreboard."""
+        self.record = self.services.table.get(match_id)
+        self._forget_view()
+        self.session.go(Screen.SCOREBOARD)
+
     @intent
     def open(self) -> None:
         """Continue the match in play."""

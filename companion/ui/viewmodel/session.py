@@ -65,6 +65,9 @@ class Question:
     yes_label: str | None = None
     """The words of the two answers, when they are more than Yes and Cancel."""
     no_label: str | None = None
+    other: Callable[[], Any] | None = None
+    """A third answer, when there is one ("Keep both in play"), and its words."""
+    other_label: str | None = None
 
 
 @dataclass(frozen=True)
@@ -275,11 +278,14 @@ class Session:
             forget()
 
     def ask(self, key: str, yes: Callable[[], Any], ident: str = "confirm", no: Callable[[], Any] | None = None,
-            answers: tuple[str, str] | None = None, **values: Any) -> None:
+            answers: tuple[str, str] | None = None, other: tuple[str, Callable[[], Any]] | None = None,
+            **values: Any) -> None:
         """Ask the catalog question `key` before doing `yes`; `no` is what the other answer does (else it only
-        closes the question), `answers` the catalog keys of the two answers' words (else Yes and Cancel)."""
+        closes the question), `answers` the catalog keys of the two answers' words (else Yes and Cancel), `other`
+        a third answer (its words' key, what it does)."""
         yes_label, no_label = (self.tr(answers[0]), self.tr(answers[1])) if answers else (None, None)
-        self.question = Question(self.tr(key, **values), yes, ident, no, yes_label, no_label)
+        self.question = Question(self.tr(key, **values), yes, ident, no, yes_label, no_label,
+                                 other[1] if other else None, self.tr(other[0]) if other else None)
 
     # --- around each intent: for the page ----------------------------------------------------------
     def steady(self) -> threading.RLock:

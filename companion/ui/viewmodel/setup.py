@@ -180,6 +180,8 @@ class SetupModel(ViewModel):
         self.form.load_preset(self._last_rules())
         self.replacing: tuple[str, Revision] | None = None
         """The match in play (and its revision) the person agreed to stop for the new one, if any."""
+        self.keeping: str | None = None
+        """This phone's match in play that the person chose to keep in play beside the new one."""
 
     def _last_rules(self, layout: str | None = None) -> str:
         """The rules last started at this table size (`layout`) here; a size never played here, its usual
@@ -264,25 +266,26 @@ class SetupModel(ViewModel):
     # --- intents -------------------------------------------------------------------------------------
     @intent(writes=True)
     def open(self) -> None:
-        """A new match. While another is in play, ask first: continue it, or stop it and start anew (it is
-        stopped only when the new one starts, and only if it is still as it was when the question was asked)."""
-        record = self.services.table.unfinished()
+        """A new match. While this phone's own match is in play, ask first: continue it, or stop it and start anew
+        (it is stopped only when the new one starts, and only if it is still as it was when the question was
+        asked). Another table's match in play is never asked about, nor stopped."""
+        record = self.app.scoreboard.own()
         if record is None:
             self._open_form(None)
             return
-        self.app.scoreboard.record = record
         self.ask_replace(record, self._open_form)
 
     def ask_replace(self, record: MatchRecord, then, key: str = "confirm.replace",
                     answers: tuple[str, str] = ("confirm.replace_yes", "confirm.replace_no"),
                     go_on: bool = True) -> None:
-        """Ask whether to stop the match in play (`record`) for another; `then(shown)` on yes, with the
-        match and revision the person agreed to stop. The other answer goes on with the match in play
-        (`go_on`), or only closes the question."""
+        """Ask whether to stop this phone's match in play (`record`) for another; `then(shown)` on yes, with the
+        match and revision the person agreed to stop, `then(None)` for "Keep both in play" (nothing is stopped:
+        another table may be playing it). The other answer goes on with the match in play (`go_on`), or only
+        closes the question."""
         shown = (record.id, record.revision)
         self.session.ask(key, lambda: then(shown), ident="confirm-replace",
                          no=self.app.scoreboard.go_on if go_on else None, answers=answers,
-                         **self.app.scoreboard.described(record))
+                         other=("confirm.keep_both", lambda: then(None)), **self.app.scoreboard.described(record))
 
     def _open_form(self, replacing: tuple[str, Revision] | None) -> None:
         table_record = self.app.scoreboard.record
@@ -294,6 +297,7 @@ class SetupModel(ViewModel):
         for i, name in enumerate(members):
             self.form.names[i] = name
         self.replacing = replacing
+        self.keeping = None if replacing is not None or table_record is None else table_record.id
         self.session.go(Screen.SETUP)
 
     @staticmethod
@@ -387,7 +391,9 @@ class SetupModel(ViewModel):
             self.session.say("notice.plain", Tone.PROBLEM, text=tr.say(exc))
             return
         table = self.app.scoreboard
-        current = self.services.table.unfinished()
+        current = self.app.scoreboard.own()
+        if current is not None and current.id == self.keeping and self.replacing is None:
+            current = None   # the person chose to keep it in play beside the new one: nothing is stopped
         if current is not None and (current.id, current.revision) != self.replacing:
             # A match in play that the person did not agree to stop (started, or changed, on another phone
             # since the form opened): ask again, naming it as it is now.
@@ -409,6 +415,9 @@ class SetupModel(ViewModel):
         table.started(record, replaces=current.id if current else None)
         self.session.say("notice.started", dealer=match.seats[first].player)
 
-    def _start_replacing(self, shown: tuple[str, Revision]) -> None:
+    def _start_replacing(self, shown: tuple[str, Revision] | None) -> None:
+        if shown is None:   # "Keep both in play": the match in play stays, whatever it became meanwhile
+            current = self.app.scoreboard.own()
+            self.keeping = current.id if current is not None else None
         self.replacing = shown
         self.start()

@@ -117,10 +117,13 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
                       "confirm-no")
         yes = labelled(ft.FilledButton(q.yes_label or tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH),
                        "confirm-yes")
+        other = [labelled(ft.OutlinedButton(q.other_label, on_click=lambda: vm.choose_other(), height=TOUCH,
+                                            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
+                          "confirm-other")] if q.other is not None and q.other_label else []
         return ft.AlertDialog(
             modal=True,
             content=labelled(ft.Text(q.text, size=17, weight=ft.FontWeight.W_600), "confirm-box"),
-            actions=[no, yes], actions_overflow_button_spacing=8,
+            actions=[no, *other, yes], actions_overflow_button_spacing=8,
             on_dismiss=lambda: vm.dismiss_question() if s.question is not None else None)
     if s.detail is not None:
         d = s.detail

@@ -37,8 +37,12 @@ def history_screen(vm: AppModel) -> Frame:
     out.append(section(tr("history.by_rules"), ft.Row(
         [pill(c.label, c.selected, lambda _e=None, k=c.key: m.filter_rules(k), f"filter-rules-{c.key}", size=14)
          for c in m.rules_choices()], wrap=True, spacing=6, run_spacing=6)))
+    playing = [] if (m.player or m.rules) else m.in_play()
+    if playing:
+        out.append(section(tr("history.in_play"), *[history_row(vm, row, playing=True) for row in playing],
+                           ident="history-in-play"))
     rows = m.rows()
-    if not rows:
+    if not rows and not playing:
         out.append(ft.Text(tr("history.empty"), color=ft.Colors.ON_SURFACE_VARIANT, size=15))
     out += [history_row(vm, row) for row in rows]
     hidden = m.hidden_count()

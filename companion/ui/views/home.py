@@ -1,4 +1,5 @@
-"""The home screen: the match in play, a new match, the history and the rules."""
+"""The home screen: the match this phone follows, every other match in play, a new match, the history and the
+rules."""
 
 from __future__ import annotations
 
@@ -10,13 +11,16 @@ from .palette import palette
 from .widgets import card, icon_button, labelled, primary, problem, secondary, section
 
 
-def history_row(vm: AppModel, row) -> ft.Control:
+def history_row(vm: AppModel, row, playing: bool = False) -> ft.Control:
+    """A match of the history (its page), or a match in play (`playing`: a tap follows it, its scoreboard)."""
     return card(
         ft.Row([ft.Text(row.title, size=16, weight=ft.FontWeight.W_600, expand=True,
                         max_lines=1, overflow=ft.TextOverflow.ELLIPSIS),
                 ft.Text(row.score, size=18, weight=ft.FontWeight.W_700)]),
-        ft.Text(row.detail, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
-        padding=12, on_click=lambda: vm.record.open(row.id), ident=f"history-{row.id}")
+        ft.Text(row.detail, size=13, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
+                overflow=ft.TextOverflow.ELLIPSIS),
+        padding=12, on_click=(lambda: vm.scoreboard.follow(row.id)) if playing else lambda: vm.record.open(row.id),
+        ident=f"{'in-play' if playing else 'history'}-{row.id}")
 
 
 def home(vm: AppModel) -> Frame:
@@ -48,6 +52,10 @@ def home(vm: AppModel) -> Frame:
             labelled(ft.Text(table.summary_line(), size=14, color=ft.Colors.ON_SURFACE_VARIANT), "home-goal"),
             primary(tr("home.continue"), lambda: table.open(), "continue-match", icon=ft.Icons.PLAY_ARROW),
             color=ft.Colors.SURFACE_CONTAINER))
+    others = vm.history.in_play(leave_out=table.record.id if table.in_play else None)
+    if others:   # every other table's match in play, here or on another device of the group: one tap follows it
+        body.append(section(tr("home.other_tables") if table.in_play else tr("history.in_play"),
+                            *[history_row(vm, row, playing=True) for row in others], ident="in-play"))
     if vm.session.can_write:
         body.append(primary(tr("home.new_match"), lambda: vm.setup.open(), "new-match", icon=ft.Icons.ADD))
     body.append(ft.Row([
