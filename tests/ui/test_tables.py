@@ -110,3 +110,16 @@ def test_on_the_screens_keep_both_and_a_row_of_home_are_the_controls_that_do_it(
     phone.see("In play")
     phone.tap(f"in-play-{second}")                      # the history's In play section follows it too
     assert phone.vm.scoreboard.record.id == second
+
+
+def test_a_match_stopped_on_another_phone_is_said_on_every_phone_that_follows_it(services):
+    a, b = AppModel(services), AppModel(services)
+    a.session.announce = lambda m: b.scoreboard.refresh(m["match"], m["replaces"])
+    start(a)
+    enter(a)
+    b.scoreboard.open()
+    b.scoreboard.end_hand()                              # B is entering the next hand
+    a.scoreboard.ask_abandon()
+    a.confirm()
+    assert b.screen is Screen.HOME and b.session.question is None
+    assert b.session.notice.text.startswith("Another phone stopped the match Anna · Ben (16 : 9, 1 hand played)")

@@ -235,10 +235,13 @@ class ScoreboardModel(ViewModel):
             return
         record = self.services.table.get(match_id)
         if record.abandoned:
-            if self.record is not None:
+            if self.record is not None:   # stopped elsewhere: said, never a silent drop to home
                 self.record = None
-                if s.screen in (Screen.SCOREBOARD, Screen.ENTRY):
+                if s.screen is Screen.ENTRY:
+                    self.app.entry.leave()
+                if s.screen is Screen.SCOREBOARD:
                     s.home()
+                s.say("notice.stopped_elsewhere", Tone.PROBLEM, **self.described(record))
             return
         self.record = record
         self.app.entry.on_match_changed(record)
