@@ -200,3 +200,40 @@ def test_in_step_is_said_only_when_the_last_round_checked_it(phone):
         said[in_step] = app.sync.status()[0]
     assert said == {False: "Catching up with the group: what another phone wrote meanwhile is being read.",
                     True: "In step with the group (3 seconds ago)."}
+
+
+def test_a_join_link_typed_character_by_character_is_kept_says_nothing_until_join_and_then_fills_the_fields(phone):
+    """The join-link field took only a paste: each keystroke was read as a whole address, said to be wrong,
+    and the field emptied by the redraw. Now what is typed stays, and the fields fill once it reads as one."""
+    app, _ = phone
+    app.sync.open()
+    link = "https://anna:pw@couch.example/club"
+    drawn = ScreenPhone(app)
+    for i in range(1, len(link) + 1):
+        drawn.type("sync-paste", link[:i])        # the field holds what was typed, redrawn after each key
+        assert app.session.notice is None, link[:i]
+    assert (app.sync.server, app.sync.database, app.sync.user) == ("https://couch.example", "club", "anna")
+    assert app.session.notice is None
+    app.sync.join()
+    assert app.sync.group() is not None
+
+
+def test_an_incomplete_link_is_said_on_join_and_the_error_goes_once_the_link_reads(phone):
+    app, _ = phone
+    app.sync.open()
+    app.sync.paste("https://anna:pw@")
+    assert app.session.notice is None
+    app.sync.join()
+    assert app.session.notice is not None and app.sync.group() is None      # said now, in words
+    app.sync.paste("https://anna:pw@couch.example/club")
+    assert app.session.notice is None and app.sync.database == "club"
+
+
+def test_a_server_that_answered_without_its_version_is_said_to_answer_with_no_question_mark(phone):
+    app, _ = phone
+    app.sync.open()
+    app.sync.paste("https://anna:wrong@couch.example/club")
+    app.connector.answer = Found(version=None, signed_in=False, database=None,
+                                 problem=SyncError(SyncSays.WRONG_CREDENTIALS, server="https://couch.example"))
+    app.sync.test()
+    assert app.sync.found.lines[0] == "The server answers." and "?" not in " ".join(app.sync.found.lines)

@@ -11,6 +11,7 @@ from urllib.parse import quote, unquote
 
 from ...engine.scoring import score_hand
 from ...net.qr import qr_png
+from ...engine.messages import SaidError
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
 from .sheet import BreakdownSide, breakdown
 
@@ -59,6 +60,8 @@ class SyncModel(ViewModel):
         """What runs (`test`, `join`), shown instead of its button."""
         self.found: Found | None = None
         """What the last *Test* found."""
+        self.link = ""
+        """What is typed or pasted in the join-link field, kept as it is while it is not a link yet."""
         self.conflict: tuple[str, int] | None = None
         """The hand (match id, slot) whose versions the conflict screen shows."""
 
@@ -138,11 +141,16 @@ class SyncModel(ViewModel):
 
     @intent
     def paste(self, text: str) -> None:
-        """A join link or a whole address pasted: the fields are filled from it."""
-        self.take(str(text)[: 4 * MAX_FIELD])
+        """What is typed or pasted in the join-link field, character by character or at once: kept as it is, and
+        once it reads as a join link or an address the fields are filled from it (a problem said about the
+        address before goes). Nothing is said while it is not complete yet: *Test* and *Join* say what is wrong."""
+        self.link = str(text)[: 4 * MAX_FIELD]
+        if self.take(self.link, quiet=True) and self.session.notice is not None \
+                and self.session.notice.tone is Tone.PROBLEM:
+            self.session.notice = None
 
-    def take(self, text: str) -> bool:
-        """Fill the fields from a join link or an address; False when it is neither."""
+    def take(self, text: str, quiet: bool = False) -> bool:
+        """Fill the fields from a join link or an address; False when it is neither (said, unless `quiet`)."""
         text = text.strip()
         if JOIN in text:
             text = unquote(text.split(JOIN, 1)[1])
@@ -151,7 +159,9 @@ class SyncModel(ViewModel):
             return False
         try:
             address = group.connector.parse(text)
-        except Exception as exc:  # said in words: what is wrong with the address
+        except Exception as exc:  # said in words (unless `quiet`): what is wrong with the address
+            if quiet and isinstance(exc, SaidError):
+                return False
             if not self.recover(exc):
                 raise
             return False
@@ -160,11 +170,18 @@ class SyncModel(ViewModel):
         self.found = None
         return True
 
+    def _from_link(self) -> bool:
+        """Before *Test* or *Join*: fields left empty beside a typed link are filled from it, or what is wrong
+        with the link is said (False)."""
+        if self.server.strip() or not self.link.strip():
+            return True
+        return self.take(self.link)
+
     @intent(writes=True)
     def test(self, create: bool = False) -> None:
         """Try the address the fields make, as a round will use it (and create the database when asked)."""
         group = self.services.group
-        if group is None or self.busy:
+        if group is None or self.busy or not self._from_link():
             return
         address = self.address()
         try:
@@ -184,8 +201,9 @@ class SyncModel(ViewModel):
             self.found = Found(False, (tr.say(result) if hasattr(result, "message") else str(result),))
             return
         lines = []
-        if result.reachable:
-            lines.append(tr("sync.found.reachable", version=result.version or "?"))
+        if result.reachable:   # its version, when it said it (a server that refuses the password may not)
+            lines.append(tr("sync.found.reachable", version=result.version) if result.version
+                         else tr("sync.found.reachable_plain"))
         if result.signed_in:
             lines.append(tr("sync.found.signed_in"))
         if result.database:
@@ -202,7 +220,7 @@ class SyncModel(ViewModel):
     def join(self) -> None:
         """Join the group the fields name (tested first: an address that does not work is not kept)."""
         group = self.services.group
-        if group is None or self.busy:
+        if group is None or self.busy or not self._from_link():
             return
         address = self.address()
         try:

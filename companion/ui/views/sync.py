@@ -41,8 +41,9 @@ def sync_screen(vm: AppModel) -> Frame:
     else:
         body.append(ft.Text(tr("sync.explain_out", couchdb="CouchDB"), size=15))
         body.append(section(tr("sync.paste_title"), ft.Row([labelled(ft.TextField(
-            label=tr("sync.paste"), on_change=lambda e: m.paste(e.control.value), text_size=16, expand=True,
-            autocorrect=False, keyboard_type=ft.KeyboardType.URL), "sync-paste")])))
+            label=tr("sync.paste"), value=m.link, on_change=lambda e: m.paste(e.control.value), text_size=16,
+            expand=True,
+            autocorrect=False, keyboard_type=ft.KeyboardType.URL), "sync-paste", value=m.link)])))
         body.append(section(tr("sync.fields_title"),
                             _field(vm, "server", tr("sync.server", https="https://…"), m.server,
                                    keyboard=ft.KeyboardType.URL),
