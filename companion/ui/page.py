@@ -25,7 +25,7 @@ import flet as ft
 from ..i18n import system_language
 from ..net.server import connection_access
 from .fonts import SCRIPT_FONTS, fonts_needed
-from .viewmodel import AppModel, Notice, Screen
+from .viewmodel import AppModel, Notice, Screen, Tone
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +136,7 @@ class PageAdapter:
         session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
         session.page_actions = {"share": self.share, "share_sheet": self.share_sheet,
                                 "import": self.pick_and_import, "join": self.join}
+        session.copy_text = self.copy
         page.on_resize = self.measure
         page.on_platform_brightness_change = self.follow_brightness
         page.on_connect = self.connected
@@ -357,6 +358,18 @@ class PageAdapter:
             except Exception as exc2:  # noqa: BLE001 - told in words
                 log.info("copy to the clipboard: %s", exc2)
                 self.session.say("notice.share_failed")
+
+    def copy(self, text: str, done: str, failed: str) -> None:
+        """`text` to the device's clipboard; the notice `done` says so, `failed` that the browser refused."""
+        self.page.run_task(self._copy, text, done, failed)
+
+    async def _copy(self, text: str, done: str, failed: str) -> None:
+        try:
+            await page_services(self.page)["clipboard"].set(text)
+            self.session.say(done)
+        except Exception as exc:  # noqa: BLE001 - a browser that refuses the clipboard: told in words
+            log.info("copy to the clipboard: %s", exc)
+            self.session.say(failed, Tone.PROBLEM)
 
     async def share_sheet(self) -> None:
         """The score sheet as a text file; a download where files cannot be shared."""

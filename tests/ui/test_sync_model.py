@@ -9,6 +9,7 @@ import pytest
 
 from tests.loop import run
 from companion import bootstrap
+from companion.net.qr import table_info
 from companion.sync.errors import SyncError, SyncSays
 from companion.sync.runner import CouchConnector
 from companion.ui.viewmodel import Access, AppModel, Screen, Session
@@ -237,3 +238,41 @@ def test_a_server_that_answered_without_its_version_is_said_to_answer_with_no_qu
                                  problem=SyncError(SyncSays.WRONG_CREDENTIALS, server="https://couch.example"))
     app.sync.test()
     assert app.sync.found.lines[0] == "The server answers." and "?" not in " ".join(app.sync.found.lines)
+
+
+def joined(parts, table=None, address="http://127.0.0.1:8550/") -> AppModel:
+    app = AppModel(parts.services, session=Session(parts.services, table=table))
+    app.session.app_address = address
+    app.sync.open()
+    app.sync.paste("https://anna:s3cret@couch.example/club")
+    app.sync.join()
+    return app
+
+
+def test_a_laptop_serving_the_network_puts_its_network_address_in_the_join_link_not_its_loopback(phone):
+    _, parts = phone
+    app = joined(parts, table=table_info("http://192.168.1.20:8550/", "K7P2QX"))
+    assert app.sync.join_link().startswith("http://192.168.1.20:8550/#join=https%3A%2F%2Fanna")
+    app.sync.show_join_qr()
+    assert "serves the app to itself only" not in app.session.detail.text
+
+
+def test_a_laptop_serving_only_itself_says_a_phone_cannot_open_its_join_link(phone):
+    _, parts = phone
+    app = joined(parts)
+    app.sync.show_join_qr()
+    assert "another phone cannot open this link" in app.session.detail.text
+
+
+def test_copy_the_join_link_puts_it_on_the_clipboard_and_says_it_holds_the_password(phone):
+    _, parts = phone
+    app = joined(parts, address="https://xeri.example/")
+    copied: list[str] = []
+
+    def clipboard(text, done, failed):
+        copied.append(text)
+        app.session.say(done)
+
+    app.session.copy_text = clipboard
+    ScreenPhone(app).tap("sync-copy-link")
+    assert copied == [app.sync.join_link()] and "holds the group's password" in app.session.notice.text

@@ -191,6 +191,9 @@ class Session:
         """How syncing goes (`sync.runner.Status`), when the page has a runner to ask."""
         self.sync_seen: Any = None
         """The runner's status the Sync screen last drew (set by the page as it changes: a redraw)."""
+        self.copy_text: Callable[[str, str, str], None] | None = None
+        """`copy_text(text, done, failed)`: the text to the device's clipboard, then the catalog notice `done` (or
+        `failed`, when the browser refuses). Set by the page; None without one."""
         self.app_address = ""
         """The app's own address (`https://app.example/`), where a join link sends another phone."""
         self.post: Callable[[Callable[[], None]], None] = _now

@@ -7,9 +7,10 @@ import time
 from datetime import datetime
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 from ...engine.scoring import score_hand
+from ...net.hosts import is_loopback
 from ...net.qr import qr_png
 from ...engine.messages import SaidError
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
@@ -125,7 +126,16 @@ class SyncModel(ViewModel):
         link = group.link() if group is not None and self.session.can_write else None
         if link is None:
             return None
-        return (self.session.app_address or "") + JOIN + quote(link, safe="")
+        info = self.session.table_info   # serving the network: the address other phones reach, not loopback
+        return (info.url if info is not None else self.session.app_address or "") + JOIN + quote(link, safe="")
+
+    def serves_itself_only(self) -> bool:
+        """The app is served to this device alone (a laptop's own loopback): no other phone can open a link to
+        it, so the join link is for pasting into another device's Sync settings."""
+        if self.session.table_info is not None:
+            return False
+        host = urlsplit(self.session.app_address).hostname
+        return host is not None and is_loopback(host)
 
     # --- intents -----------------------------------------------------------------------------------------
     @intent
@@ -255,8 +265,22 @@ class SyncModel(ViewModel):
     def show_join_qr(self) -> None:
         link = self.join_link()
         if link is not None:
-            self.session.detail = Detail(self.tr("sync.join_qr"), self.tr("sync.join_qr_text"),
-                                         ident="join-qr", image=qr_png(link))
+            text = self.tr("sync.join_qr_text")
+            if self.serves_itself_only():
+                text += " " + self.tr("sync.join_qr_local", option="--host 0.0.0.0")
+            self.session.detail = Detail(self.tr("sync.join_qr"), text, ident="join-qr", image=qr_png(link))
+
+    @intent(writes=True)  # the group's password is in it: a watching phone is refused
+    def copy_join_link(self) -> None:
+        """The join link, copied for a message to another device of the table."""
+        link = self.join_link()
+        if link is None:
+            return
+        copy = self.session.copy_text
+        if copy is None:
+            self.session.say("notice.sync.copy_failed", Tone.PROBLEM)
+            return
+        copy(link, "notice.sync.link_copied", "notice.sync.copy_failed")
 
     @intent(writes=True)
     def ask_leave(self) -> None:

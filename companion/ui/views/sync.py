@@ -35,6 +35,8 @@ def sync_screen(vm: AppModel) -> Frame:
         if s.can_write:  # a watching phone sees the group, never its password (in the QR) nor Leave
             body.append(ft.Row([secondary(tr("sync.show_qr"), lambda: m.show_join_qr(), "sync-show-qr",
                                           icon=ft.Icons.QR_CODE_2, expand=True)]))
+            body.append(ft.Row([secondary(tr("sync.copy_link"), lambda: m.copy_join_link(), "sync-copy-link",
+                                          icon=ft.Icons.LINK, expand=True)]))
             body.append(ft.Row([secondary(tr("sync.leave"), lambda: m.ask_leave(), "sync-leave", danger=True,
                                           icon=ft.Icons.LOGOUT, expand=True)]))
         footer.append(primary(tr("sync.now"), lambda: m.sync_now(), "sync-now", icon=ft.Icons.SYNC))
