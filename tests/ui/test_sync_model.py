@@ -4,6 +4,7 @@ that answers as the server would): what the person types, tries, joins and choos
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 import pytest
 
@@ -11,11 +12,12 @@ from tests.loop import run
 from companion import bootstrap
 from companion.net.qr import table_info
 from companion.sync.errors import SyncError, SyncSays
-from companion.sync.runner import CouchConnector
+from companion.sync.runner import CouchConnector, Status
 from companion.ui.viewmodel import Access, AppModel, Screen, Session
 from tests.screens import ScreenPhone
 from tests.service.shared_db import SharedDatabase
 from tests.storage.builders import Clock, hand_for, new_match
+from tests.ui.vm import start
 
 
 @dataclass
@@ -276,3 +278,42 @@ def test_copy_the_join_link_puts_it_on_the_clipboard_and_says_it_holds_the_passw
     app.session.copy_text = clipboard
     ScreenPhone(app).tap("sync-copy-link")
     assert copied == [app.sync.join_link()] and "holds the group's password" in app.session.notice.text
+
+
+@pytest.mark.parametrize("status, kind, words", [
+    (Status("ok", at=1.0, in_step=True), "done", "In step with the group"),
+    (Status("ok", at=1.0, waiting=2), "waiting", "2 changes waiting to be sent"),
+    (Status("failing", at=None, waiting=1), "off", "Not syncing yet"),
+    (Status("ok", at=1.0, conflicts=1, in_step=True), "choose", "1 hand to choose"),
+    (Status("syncing", at=1.0), "catching", "Catching up with the group"),
+])
+def test_the_sync_mark_says_where_the_device_stands_on_home_and_the_scoreboard_and_opens_sync(phone, status, kind,
+                                                                                               words):
+    _, parts = phone
+    app = joined(parts)
+    app.session.sync_status = lambda: status
+    mark = app.sync.mark()
+    assert mark.kind == kind and mark.words.startswith(words) and mark.problem == (kind in ("off", "choose"))
+    app.home()
+    drawn = ScreenPhone(app)
+    node, _ = drawn.node("sync-mark")
+    button = node.content
+    assert (button.width, button.height) == (48, 48)     # the same size in every state: nothing moves
+    assert node.label == mark.words
+    start(app)
+    ScreenPhone(app).tap("sync-mark")
+    assert app.screen is Screen.SYNC
+
+
+def test_a_failing_round_says_since_when_in_the_devices_time(phone, monkeypatch):
+    _, parts = phone
+    app = joined(parts)
+    at = datetime(2026, 12, 5, 21, 5).timestamp()
+    app.session.sync_status = lambda: Status("failing", at=at)
+    assert app.sync.mark().words.startswith("Not syncing since 21:05")
+
+
+def test_no_mark_outside_a_group(phone):
+    app, _ = phone
+    app.session.sync_status = lambda: Status("off")
+    assert app.sync.mark() is None and ScreenPhone(app).by_id_count("sync-mark") == 0

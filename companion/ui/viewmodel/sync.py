@@ -47,6 +47,18 @@ class VersionView:
     """Line by line."""
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Where this device stands with its group, for the small mark on home and the scoreboard."""
+
+    kind: str
+    """`done` (in step), `waiting` (changes to send), `off` (the last round failed), `choose` (a hand saved
+    differently on two devices), `catching` (a round runs, or the group has more to read)."""
+    words: str
+    """The same in a sentence, for the screen reader and the tooltip."""
+    problem: bool = False
+
+
 class SyncModel(ViewModel):
     """The Sync screen (see the module)."""
 
@@ -107,6 +119,24 @@ class SyncModel(ViewModel):
                                  what=tr.say(what))
             return line, Tone.PROBLEM if status.conflicts or refused else Tone.INFO
         return tr("sync.status.starting"), Tone.INFO
+
+    def mark(self) -> Mark | None:
+        """The sync mark, when this device is in a group and its runner says how it goes (None otherwise)."""
+        if self.group() is None or self.session.sync_status is None:
+            return None
+        tr, status = self.tr, self.session.sync_status()
+        if status is None or status.state == "off":
+            return None
+        if status.conflicts:
+            return Mark("choose", tr.n("sync.mark.choose", status.conflicts), True)
+        if status.state == "failing":
+            since = datetime.fromtimestamp(status.at).strftime("%H:%M") if status.at else None
+            return Mark("off", tr("sync.mark.off_since", time=since) if since else tr("sync.mark.off"), True)
+        if status.waiting:
+            return Mark("waiting", tr.n("sync.mark.waiting", status.waiting))
+        if status.state == "ok" and status.in_step:
+            return Mark("done", tr("sync.mark.done"))
+        return Mark("catching", tr("sync.mark.catching"))
 
     def address(self) -> str:
         """The address the fields make: `https://user:password@host/database`."""

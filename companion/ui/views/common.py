@@ -179,3 +179,20 @@ def watching(vm: AppModel) -> list[ft.Control]:
         ft.Row([field, labelled(ft.FilledButton(tr("join.button"), on_click=join, height=TOUCH), "join")],
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
     ], spacing=8), bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=16, padding=12), "watching")]
+
+
+MARK_ICONS = {"done": ft.Icons.CLOUD_DONE, "waiting": ft.Icons.CLOUD_UPLOAD, "off": ft.Icons.CLOUD_OFF,
+              "choose": ft.Icons.RULE, "catching": ft.Icons.CLOUD_SYNC}
+"""The sync mark's glyph for each state (`SyncModel.mark`)."""
+
+
+def sync_mark(vm: AppModel) -> list[ft.Control]:
+    """Where this device stands with its group, as a header action (none outside a group): one 48 × 48 icon whose
+    glyph follows the runner, so nothing moves when it changes; its words are the tooltip and the screen
+    reader's label; a tap opens the Sync page."""
+    mark = vm.sync.mark()
+    if mark is None:
+        return []
+    return [labelled(ft.IconButton(MARK_ICONS[mark.kind], on_click=lambda: vm.sync.open(), tooltip=mark.words,
+                                   width=TOUCH, height=TOUCH, icon_color=ft.Colors.ERROR if mark.problem else None),
+                     "sync-mark", mark.words)]

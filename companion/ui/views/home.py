@@ -6,7 +6,7 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel
-from .common import Frame, watching
+from .common import Frame, sync_mark, watching
 from .palette import palette
 from .widgets import card, icon_button, labelled, primary, problem, secondary, section
 
@@ -65,7 +65,7 @@ def home(vm: AppModel) -> Frame:
     recent = vm.history.recent()
     if recent:
         body.append(section(tr("home.recent"), *[history_row(vm, row) for row in recent]))
-    actions = [icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open(), tr("nav.rules"), "open-rules")]
+    actions = [*sync_mark(vm), icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open(), tr("nav.rules"), "open-rules")]
     if vm.session.can_write:
         actions.append(icon_button(ft.Icons.SETTINGS, lambda: vm.settings.open(), tr("nav.settings"), "open-settings"))
     return Frame(tr("app.title"), body, back=False, actions=actions)

@@ -12,7 +12,7 @@ from typing import Any
 import flet as ft
 
 from ..viewmodel import AppModel, TapKind
-from .common import Frame, Status, breakdown_table, column_width, watching
+from .common import Frame, Status, breakdown_table, column_width, sync_mark, watching
 from .memo import kept
 from .metrics import fitting_size
 from .palette import Palette, palette
@@ -61,8 +61,10 @@ def scoreboard(vm: AppModel) -> Frame:
                  lambda: score_sheet(vm, p, table.side_names, table.hand_rows(), table.opened, table.breakdown,
                                      table.show_breakdown, edit=table.ask_edit if writer else None, width=sheet_width))
     # Undo and Stop sit in the header, where nothing the sheet grows by can move them.
-    header_actions = [icon_button(ft.Icons.UNDO, lambda: table.ask_undo(), tr("match.undo_hand"), "undo-hand",
-                                  disabled=not table.match.hands)] if writer else []
+    header_actions = sync_mark(vm)   # where this device stands with its group: a fixed 48 × 48 mark
+    if writer:
+        header_actions.append(icon_button(ft.Icons.UNDO, lambda: table.ask_undo(), tr("match.undo_hand"), "undo-hand",
+                                          disabled=not table.match.hands))
     if not st.is_over and writer:
         header_actions.append(icon_button(ft.Icons.CLOSE, lambda: table.ask_abandon(), tr("match.abandon"),
                                           "abandon-match"))
