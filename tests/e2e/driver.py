@@ -277,6 +277,14 @@ class Driver:
                        timeout, lambda: f"{ident} does not say {text!r}; it says {self.text_of(ident)!r}")
 
 
+def same_boxes(before: dict, after: dict, what: str) -> None:
+    """No control on screen in both `tappable_boxes()` moved between them (`what` changed in between)."""
+    common = set(before) & set(after)
+    moved = {k: (before[k], after[k]) for k in common if before[k] != after[k]}
+    assert len(common) >= 5, f"too few controls to compare after {what}: {sorted(common)}"
+    assert moved == {}, f"controls moved after {what}: {moved}"
+
+
 def wait_until(check, what, timeout: float = 10) -> None:
     """Poll `check` from Python until true; `what` (words, or a function giving them at the time) says what
     was awaited. Only for what no one page can tell (two pages agreeing); what a page can tell, it is asked

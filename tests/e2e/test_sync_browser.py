@@ -34,7 +34,7 @@ from tests.sync.proxy import Proxy
 from .chromium import PHONE
 from .driver import Driver
 from tests.flows import enter_hand, start_two_player_match, total
-from .driver import wait_until
+from .driver import same_boxes, wait_until
 from .site import BOOT, Phone, StaticServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
@@ -335,10 +335,18 @@ def test_a_hand_saved_differently_on_two_phones_offline_is_shown_chosen_and_noth
     start = hands(served)
     assert hands(phone) == start and totals(served) == totals(phone)
     before = totals(served)
+    served.wait_text("sync-mark", "In step with the group", timeout=ARRIVES)
+    boxes = served.tappable_boxes()
 
     table.proxy.cut()                                 # the network is gone: each phone saves its own hand
     mine = save_hand(served, start)
     theirs = save_hand(phone, start, **BEN_HAND)
+    served.wait_text("sync-mark", "Not syncing since", timeout=ARRIVES)   # the cut is said on the scoreboard
+
+    def fixed(found: dict) -> dict:   # all but the sheet's rows, which the hand saved meanwhile moved down one
+        return {k: v for k, v in found.items() if not k.startswith("hand-")}
+
+    same_boxes(fixed(boxes), fixed(served.tappable_boxes()), "the sync mark saying the cut")
     assert mine != theirs
     kept_points = f"{mine[0] - before[0]} : {mine[1] - before[1]}"
     lost_points = f"{theirs[0] - before[0]} : {theirs[1] - before[1]}"
@@ -346,6 +354,7 @@ def test_a_hand_saved_differently_on_two_phones_offline_is_shown_chosen_and_noth
 
     for app in (phone, served):                       # the table is told, on both phones
         app.wait_id(f"conflict-{start}", timeout=ARRIVES)
+    served.wait_text("sync-mark", "1 hand to choose", timeout=ARRIVES)    # the return, and what it brought
     assert hands(served) == hands(phone) == start + 1  # one hand counts meanwhile, not two
     assert totals(served) == totals(phone)
 
@@ -361,6 +370,7 @@ def test_a_hand_saved_differently_on_two_phones_offline_is_shown_chosen_and_noth
     # Both phones agree: the laptop's version counts, once; the card is gone from both.
     for app in (phone, served):
         app.wait_gone(f"conflict-{start}", timeout=ARRIVES)
+    served.wait_text("sync-mark", "In step with the group", timeout=ARRIVES)
     wait_until(lambda: totals(phone) == totals(served) == mine,
                lambda: f"both phones at {mine} (the laptop's {totals(served)}, the phone's {totals(phone)})", 30)
     assert hands(served) == hands(phone) == start + 1

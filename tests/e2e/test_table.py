@@ -8,6 +8,7 @@ import pytest
 
 from tests.app_server import AppServer
 from tests.flows import enter_hand, new_match, reopen, start_two_player_match, total
+from .driver import same_boxes
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -23,13 +24,6 @@ def server(tmp_path_factory):
 def open_phone(phones):
     """Opens a page of the given size on the app (390x844 unless told), closed at the end of the test."""
     return lambda width=390, height=844: phones(viewport={"width": width, "height": height})
-
-
-def same_boxes(before: dict, after: dict, what: str) -> None:
-    common = set(before) & set(after)
-    moved = {k: (before[k], after[k]) for k in common if before[k] != after[k]}
-    assert len(common) >= 5, f"too few controls to compare after {what}: {sorted(common)}"
-    assert moved == {}, f"controls moved after {what}: {moved}"
 
 
 def test_no_control_moves_when_a_tap_a_saved_hand_a_problem_or_another_phone_is_said(open_phone):
