@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from tests.app_server import AppServer
@@ -184,8 +185,43 @@ def many_tables(app: Driver, shot) -> None:
     shot("home-two-tables")
 
 
+def saved_apart(data: Path) -> None:
+    """A data folder whose match has a hand 2 saved differently here and on another device of the group (an
+    in-memory group database), as two phones apart leave it."""
+    from companion import bootstrap
+    from tests.loop import run
+    from tests.service.shared_db import SharedDatabase
+    from tests.storage.builders import Clock, hand_for, new_match
+
+    shared = SharedDatabase()
+    here = bootstrap.build(bootstrap.open_folder(data), clock=Clock())
+    other = bootstrap.build(bootstrap.open_folder(data.parent / "other"), clock=Clock())
+    try:
+        for parts in (here, other):
+            run(parts.services.sync.once(shared))
+        m = here.services.table.start(new_match("Κωνσταντίνος", "Mia 🐱", hands=1)).id
+        for parts in (here, other):
+            run(parts.services.sync.once(shared))
+        mine = hand_for(5)   # the other phone put the 10 of diamonds on the other side: one line differs
+        here.services.table.record_hand(m, mine)
+        other.services.table.record_hand(m, replace(mine, ten_of_diamonds=1 - mine.ten_of_diamonds))
+        for parts in (here, other, here):
+            run(parts.services.sync.once(shared))
+    finally:
+        here.close()
+        other.close()
+
+
+def conflict(app: Driver, shot) -> None:
+    """The table chooses between two versions of hand 2."""
+    app.tap("continue-match")
+    app.tap("choose-1")
+    app.wait_id("keep-version-0")
+    shot("conflict")
+
+
 def main(only: list[str]) -> int:
-    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `tables`, `korean`, `turkish`, or a
+    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `tables`, `conflict`, `korean`, `turkish`, or a
     table size such as `844x390`)."""
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
@@ -198,12 +234,15 @@ def main(only: list[str]) -> int:
         runs = [("whole", 390, 844, "light")] + [("table", w, h, scheme) for w, h in TABLE_SIZES
                                                  for scheme in ("light", "dark")]
         runs += [("sync", w, h, scheme) for w, h in TABLE_SIZES[:3] for scheme in ("light", "dark")]
-        runs += [("tables", w, h, scheme) for w, h in TABLE_SIZES for scheme in ("light", "dark")]
+        runs += [(kind, w, h, scheme) for kind in ("tables", "conflict") for w, h in TABLE_SIZES
+                 for scheme in ("light", "dark")]
         runs += [("korean", 390, 844, "light"), ("korean", 390, 844, "dark"), ("turkish", 390, 844, "light")]
         runs = [run for run in runs if not only or run[0] in only or f"{run[1]}x{run[2]}" in only]
         locales = {"korean": "ko-KR", "turkish": "tr-TR"}
         for kind, width, height, scheme in runs:
             with tempfile.TemporaryDirectory() as tmp:
+                if kind == "conflict":
+                    saved_apart(Path(tmp) / "data")
                 server = AppServer(Path(tmp) / "data").start()
                 try:
                     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
@@ -215,7 +254,8 @@ def main(only: list[str]) -> int:
                     def shot(name: str, width=width, height=height, scheme=scheme, kind=kind, app=app) -> None:
                         file = {"whole": f"{name}.png", "table": f"{width}x{height}-{scheme}-{name}.png",
                                 "sync": f"{width}x{height}-{scheme}-{name}.png",
-                                "tables": f"{width}x{height}-{scheme}-{name}.png"}.get(
+                                "tables": f"{width}x{height}-{scheme}-{name}.png",
+                                "conflict": f"{width}x{height}-{scheme}-{name}.png"}.get(
                             kind, f"{kind}-{scheme}-{name}.png")
                         app.screenshot(OUT / file)
                         print(f"docs/screenshots/{file}")
@@ -230,6 +270,8 @@ def main(only: list[str]) -> int:
                         sync_screen(app, shot)
                     elif kind == "tables":
                         many_tables(app, shot)
+                    elif kind == "conflict":
+                        conflict(app, shot)
                     else:
                         table_screens(app, shot)
                     context.close()

@@ -359,11 +359,13 @@ def test_a_hand_saved_differently_on_two_phones_offline_is_shown_chosen_and_noth
     assert totals(served) == totals(phone)
 
     phone.tap(f"choose-{start}")
-    phone.wait_id("keep-version-1")
+    phone.wait_id("keep-version-0")                   # a phone shows one version at a time, Keep pinned below
     shot(phone, "conflict")
     points = [phone.text_of(f"version-{n}-points") for n in (0, 1)]
     assert sorted(points) == sorted([kept_points, lost_points]), points
-    phone.tap(f"keep-version-{points.index(kept_points)}")
+    kept = points.index(kept_points)
+    phone.tap(f"show-version-{kept}")                 # the switch
+    phone.tap(f"keep-version-{kept}")
     phone.wait_id("end-hand")
     phone.see("Chosen")
 

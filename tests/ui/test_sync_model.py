@@ -140,7 +140,8 @@ def test_a_join_link_fills_the_fields_and_leaving_forgets_the_group(phone):
     assert app.sync.group() is None and "left the group" in app.session.notice.text
 
 
-def test_two_versions_of_a_hand_are_shown_side_by_side_and_the_choice_counts(tmp_path):
+def saved_apart(tmp_path):
+    """Devices A and B of one group, one match; each saved its own hand 2 while apart; A knows both now."""
     shared = SharedDatabase()
     devices = []
     for name in ("a", "b"):
@@ -154,6 +155,12 @@ def test_two_versions_of_a_hand_are_shown_side_by_side_and_the_choice_counts(tmp
     b.services.table.record_hand(m, hand_for(6))
     for parts in (a, b, a):
         run(parts.services.sync.once(shared))
+    return shared, devices, m
+
+
+def test_two_versions_of_a_hand_are_shown_side_by_side_and_the_choice_counts(tmp_path):
+    shared, devices, m = saved_apart(tmp_path)
+    a, b = devices
     app = AppModel(a.services, session=Session(a.services))
     app.scoreboard.open()
     assert app.sync.conflicts(m) == [(1, 2)]
@@ -317,3 +324,43 @@ def test_no_mark_outside_a_group(phone):
     app, _ = phone
     app.session.sync_status = lambda: Status("off")
     assert app.sync.mark() is None and ScreenPhone(app).by_id_count("sync-mark") == 0
+
+
+def test_on_a_phone_the_versions_come_one_at_a_time_what_differs_is_marked_and_keep_stays_in_view(tmp_path):
+    _, devices, m = saved_apart(tmp_path)
+    a, _ = devices
+    app = AppModel(a.services, session=Session(a.services))
+    app.session.viewport = (390, 844)
+    app.scoreboard.open()
+    app.sync.open_conflict(m, 1)
+    versions = app.sync.versions()
+    assert sorted(v.where for v in versions) == ["saved on another device", "saved on this device"]
+    theirs = [v.where for v in versions].index("saved on another device")   # B's hand: hand_for(6)
+    assert versions[0].differs and versions[0].differs == versions[1].differs    # the same lines, on both
+    unchanged = {(side.side, line.label) for side in versions[0].sides for line in side.lines} - versions[0].differs
+    assert unchanged, "some lines are alike in both versions, and are not marked"
+    phone = ScreenPhone(app)
+    assert phone.by_id_count("keep-version-0") == 1 and phone.by_id_count("keep-version-1") == 0
+    assert phone.text_of("version-1-points") == versions[1].points          # the switch shows both scores
+    assert "differs" in phone.screen_text()
+    phone.tap("show-version-1")
+    assert phone.by_id_count("keep-version-1") == 1 and phone.by_id_count("keep-version-0") == 0
+    assert versions[1].where in phone.screen_text()
+    phone.tap(f"show-version-{theirs}")
+    phone.tap(f"keep-version-{theirs}")
+    assert app.sync.conflicts(m) == [] and a.services.table.get(m).match.hands[1] == hand_for(6)
+    for parts in devices:
+        parts.close()
+
+
+def test_sideways_both_versions_and_both_keeps_are_side_by_side(tmp_path):
+    _, devices, m = saved_apart(tmp_path)
+    a, _ = devices
+    app = AppModel(a.services, session=Session(a.services))
+    app.session.viewport = (844, 390)
+    app.sync.open_conflict(m, 1)
+    phone = ScreenPhone(app)
+    assert all(phone.by_id_count(i) == 1 for i in ("version-0", "version-1", "keep-version-0", "keep-version-1"))
+    assert phone.by_id_count("keep-both") == 1 and "two different hands" in phone.text_of("keep-both")
+    for parts in devices:
+        parts.close()

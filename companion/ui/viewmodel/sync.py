@@ -45,6 +45,12 @@ class VersionView:
     """`16 : 9`."""
     sides: tuple[BreakdownSide, ...]
     """Line by line."""
+    short: str = ""
+    """`Version 1`, for the switch between versions."""
+    where: str = ""
+    """Saved on this device, or on another."""
+    differs: frozenset[tuple[int, str]] = frozenset()
+    """The lines (side, label) that say something else in another version: the ones to look at."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,8 @@ class SyncModel(ViewModel):
         """What is typed or pasted in the join-link field, kept as it is while it is not a link yet."""
         self.conflict: tuple[str, int] | None = None
         """The hand (match id, slot) whose versions the conflict screen shows."""
+        self.shown = 0
+        """The version a narrow conflict screen shows (the others one tap away)."""
 
     # --- what the screen shows ---------------------------------------------------------------------------
     @property
@@ -342,13 +350,28 @@ class SyncModel(ViewModel):
         if conflict is None:
             return []
         match, tr = record.match, self.tr
-        out = []
-        for n, version in enumerate(conflict.versions, start=1):
+        here = sync.replica.device
+        made = []
+        for version in conflict.versions:
             score = score_hand(version.entry, match.rules, len(match.sides))
-            when = _clock_time(version.change.at)
-            out.append(VersionView(version.id, tr("sync.version", n=n, time=when),
-                                   " : ".join(str(p) for p in score.points), tuple(breakdown(match, score, tr))))
+            made.append((version, score, tuple(breakdown(match, score, tr))))
+        said = [{(side.side, line.label): (line.text, line.points) for side in sides for line in side.lines}
+                for _, _, sides in made]
+        out = []
+        for n, (version, score, sides) in enumerate(made, start=1):
+            mine = said[n - 1]
+            differs = frozenset(key for key in set().union(*said)
+                                if any(other.get(key) != mine.get(key) for other in said))
+            out.append(VersionView(
+                version.id, tr("sync.version", n=n, time=_clock_time(version.change.at)),
+                " : ".join(str(p) for p in score.points), sides, tr("sync.version_short", n=n),
+                tr("sync.version_here" if version.change.device == here else "sync.version_elsewhere"), differs))
         return out
+
+    @intent
+    def show_version(self, index: int) -> None:
+        """On a narrow screen, the version shown (one at a time, its Keep pinned below)."""
+        self.shown = index
 
     def conflict_title(self) -> str:
         hand = next((n for slot, n in self.conflicts(self.conflict[0]) if slot == self.conflict[1]), None) \
@@ -358,6 +381,7 @@ class SyncModel(ViewModel):
     @intent
     def open_conflict(self, match_id: str, slot: int) -> None:
         self.conflict = (match_id, slot)
+        self.shown = 0
         self.session.go(Screen.CONFLICT)
 
     @intent(writes=True)

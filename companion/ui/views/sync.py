@@ -6,9 +6,9 @@ from __future__ import annotations
 import flet as ft
 
 from ..viewmodel import AppModel, Tone
-from .common import Frame, Status, breakdown_table
+from .common import Frame, Status
 from .palette import palette
-from .widgets import card, labelled, primary, secondary, section
+from .widgets import TOUCH, card, labelled, primary, secondary, section, suit_text
 
 
 def _field(vm: AppModel, name: str, label: str, value: str, password: bool = False,
@@ -71,30 +71,77 @@ def sync_screen(vm: AppModel) -> Frame:
 
 
 def conflict_screen(vm: AppModel) -> Frame:
+    """Two versions of one hand: side by side where they fit (sideways, a tablet), else one at a time with a
+    switch; the lines that differ marked; Keep pinned below, so it is never under the fold; Keep both, which
+    adds a hand, a secondary action that says so."""
     tr, m = vm.tr, vm.sync
     p = palette(vm.session.dark)
     versions = m.versions()
     body: list[ft.Control] = [ft.Text(tr("sync.conflict_explain"), size=15)]
-    columns = []
-    for n, v in enumerate(versions):
-        columns.append(card(
-            ft.Text(v.title, size=16, weight=ft.FontWeight.W_700),
-            labelled(ft.Text(v.points, size=28, weight=ft.FontWeight.W_700), f"version-{n}-points"),
-            breakdown_table(v.sides, p),
-            primary(tr("sync.keep_this"), lambda _e=None, i=v.id: m.keep([i]), f"keep-version-{n}",
-                    icon=ft.Icons.CHECK),
-            ident=f"version-{n}", padding=12))
     wide = vm.session.wide
+    shown = min(m.shown, len(versions) - 1) if versions else 0
+
+    def version_card(n: int, v) -> ft.Control:
+        return card(
+            ft.Text(v.title, size=16, weight=ft.FontWeight.W_700),
+            ft.Text(v.where, size=13, color=ft.Colors.ON_SURFACE_VARIANT),
+            *([labelled(ft.Text(v.points, size=28, weight=ft.FontWeight.W_700), f"version-{n}-points")] if wide
+              else []),
+            marked_breakdown(vm, v, p),
+            ident=f"version-{n}", padding=12)
+
     if wide:
-        body.append(ft.Row([ft.Container(c, expand=True) for c in columns], spacing=12,
-                           vertical_alignment=ft.CrossAxisAlignment.START))
-    else:
-        body += columns
-    footer: list[ft.Control] = []
+        body.append(ft.Row([ft.Container(version_card(n, v), expand=True) for n, v in enumerate(versions)],
+                           spacing=12, vertical_alignment=ft.CrossAxisAlignment.START))
+    elif versions:
+        body.append(ft.Row([switch_button(vm, n, v, n == shown) for n, v in enumerate(versions)], spacing=8))
+        body.append(version_card(shown, versions[shown]))
     if len(versions) > 1:
-        footer.append(ft.Row([secondary(tr("sync.keep_both"), lambda: m.keep([v.id for v in versions]), "keep-both",
-                                        icon=ft.Icons.DONE_ALL, expand=True)]))
+        body.append(ft.Row([secondary(tr("sync.keep_both"), lambda: m.keep([v.id for v in versions]), "keep-both",
+                                      icon=ft.Icons.DONE_ALL, expand=True)]))
+    # Held sideways the pinned actions share a row with the strip: two Keeps there say just which version.
+    words = "sync.version_short" if wide and vm.session.short else "sync.keep_this"
+    keeps = [primary(tr(words, n=n + 1), lambda _e=None, i=v.id: m.keep([i]), f"keep-version-{n}",
+                     icon=ft.Icons.CHECK) for n, v in enumerate(versions) if wide or n == shown]
+    footer: list[ft.Control] = keeps if len(keeps) < 2 else [
+        ft.Row([ft.Container(k, expand=True) for k in keeps], spacing=8)]
     return Frame(m.conflict_title(), body, footer=footer)
+
+
+def switch_button(vm: AppModel, n: int, v, selected: bool) -> ft.Control:
+    """One version in the switch: its name and points; the one shown is filled."""
+    p = palette(vm.session.dark)
+    return labelled(ft.Container(
+        ft.Column([ft.Text(v.short, size=14, weight=ft.FontWeight.W_600, color=p.on_primary if selected else None),
+                   labelled(ft.Text(v.points, size=20, weight=ft.FontWeight.W_700,
+                                    color=p.on_primary if selected else None), f"version-{n}-points")],
+                  spacing=0, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        bgcolor=ft.Colors.PRIMARY if selected else ft.Colors.SURFACE_CONTAINER_HIGH, border_radius=12,
+        padding=ft.Padding.symmetric(horizontal=8, vertical=6), height=TOUCH + 16, expand=True,
+        alignment=ft.Alignment.CENTER, on_click=lambda _e=None: vm.sync.show_version(n)), f"show-version-{n}")
+
+
+def marked_breakdown(vm: AppModel, v, p) -> ft.Control:
+    """A version's breakdown, the lines another version says otherwise marked (a bar and the word)."""
+    tr = vm.tr
+    blocks: list[ft.Control] = []
+    for side in v.sides:
+        lines: list[ft.Control] = [ft.Text(f"{side.name}: {side.total}", size=16, weight=ft.FontWeight.W_700,
+                                           color=p.sides[side.side])]
+        for line in side.lines:
+            differs = (side.side, line.label) in v.differs
+            row = ft.Row([
+                suit_text(line.label, size=15, weight=ft.FontWeight.W_600, red=p.red_suit),
+                ft.Text(line.text, size=13, color=p.on_surface_variant, expand=True),
+                ft.Text(str(line.points), size=16, weight=ft.FontWeight.W_700),
+            ], vertical_alignment=ft.CrossAxisAlignment.START)
+            lines.append(labelled(ft.Container(row, bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=6,
+                                               padding=ft.Padding.symmetric(horizontal=4, vertical=2),
+                                               border=ft.Border.only(left=ft.BorderSide(4, ft.Colors.TERTIARY)))
+                                  if differs else row, None, f"{line.label} {line.points}, {tr('sync.differs')}"
+                                  if differs else None))
+        blocks.append(ft.Column(lines, spacing=4))
+    return labelled(ft.Column(blocks, spacing=12), "breakdown")
 
 
 def conflict_cards(vm: AppModel, match_id: str | None) -> list[ft.Control]:
