@@ -7,7 +7,10 @@ import re
 
 
 def new_match(app) -> None:
-    """Open the new-match form; a match still in play is stopped for it ("Stop it, start anew")."""
+    """Open the new-match form; a match still in play is stopped for it ("Stop it, start anew"). A phone of its
+    own (the browser build) may open at the table it was at: home first."""
+    if app.wait_any("new-match", "end-hand", timeout=60_000) == "end-hand":
+        app.tap("back")
     app.tap("new-match")
     if app.wait_any("start-match", "confirm-yes") == "confirm-yes":
         app.tap("confirm-yes")

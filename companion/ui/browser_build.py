@@ -76,6 +76,7 @@ class BrowserSession(ObservableSession):
 
     def __init__(self, kept_in: BrowserStore, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
+        self.keeps_place = True   # one phone: a reload or a restart comes back to its match and screen
         self.kept_in = kept_in
         """The storage whose flushes a redraw waits for (the page's; the screens see only the services)."""
         if kept_in.refused:

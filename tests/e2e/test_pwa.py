@@ -17,7 +17,7 @@ import pytest
 from companion.i18n import t
 from tests.flows import enter_hand, start_two_player_match, total
 
-from .site import BOOT, device, offline_ready, resume, xeris
+from .site import BOOT, device, offline_ready, xeris
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
 
@@ -40,7 +40,7 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
     assert xeris(app, 1) == 1
 
     fresh.load(app, again=True)
-    resume(app)
+    assert app.wait_any("continue-match", "end-hand", timeout=BOOT) == "end-hand"   # back at its table
     assert (total(app, 0), total(app, 1)) == saved
     assert xeris(app, 1) == 1
 
@@ -53,7 +53,7 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
 
     app = fresh.open()
     assert app.page.evaluate("navigator.serviceWorker.controller !== null")
-    resume(app)
+    assert app.wait_any("continue-match", "end-hand", timeout=BOOT) == "end-hand"   # a restart too
     assert (total(app, 0), total(app, 1)) == saved
     assert xeris(app, 1) == 1
     enter_hand(app, most=1, counting=(1, 12), ten=1, two=0)
@@ -65,7 +65,7 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
     # font, never asked for before, comes from the worker's cache at the path the app asks for.
     fresh.close()
     app = fresh.open(lang="ko-KR")
-    app.see(t("home.continue", "ko"), timeout=BOOT)
+    app.see(t("nav.rules", "ko"), timeout=BOOT)       # back at the table it was at, in Korean
     fonts = """() => performance.getEntriesByType("resource").filter(e => e.name.includes("/fonts/Xeri"))
                      .map(e => [e.name.split("/").pop(), e.responseStatus])"""
     app.wait_page(f"() => ({fonts})().some(([name, status]) => name === 'XeriHangul.woff2' && status === 200)",

@@ -1,7 +1,7 @@
 """A group is many tables (#24): every match in play has its own place on home and in the history, one tap
 follows it, and a new match never stops another table's match, in the view models without a page."""
 
-from companion.ui.viewmodel import AppModel, Screen
+from companion.ui.viewmodel import AppModel, Screen, Session
 from tests.flows import start_two_player_match
 from tests.screens import ScreenPhone
 
@@ -123,3 +123,46 @@ def test_a_match_stopped_on_another_phone_is_said_on_every_phone_that_follows_it
     a.confirm()
     assert b.screen is Screen.HOME and b.session.question is None
     assert b.session.notice.text.startswith("Another phone stopped the match Anna · Ben (16 : 9, 1 hand played)")
+
+
+def phone_of_its_own(services) -> AppModel:
+    """A phone of its own (the browser build): it keeps its place across a reload or a restart."""
+    session = Session(services)
+    session.keeps_place = True
+    return AppModel(services, session=session)
+
+
+def test_a_phone_of_its_own_comes_back_to_the_match_and_screen_it_was_on(services):
+    a = phone_of_its_own(services)
+    start(a)
+    enter(a)
+    mine = a.scoreboard.record.id
+    other = phone_of_its_own(services)                   # another table's match, started after it
+    other.setup.open()
+    other.choose_other()
+    for i, name in enumerate(("Chloe", "Dimitris")):
+        other.setup.set_name(i, name)
+    other.setup.start()
+    again = phone_of_its_own(services)                   # the page reloaded: the last place kept was other's
+    assert again.screen is Screen.SCOREBOARD and again.scoreboard.record.id == other.scoreboard.record.id
+    a.scoreboard.follow(mine)                            # A follows its own match again, and is reloaded
+    again = phone_of_its_own(services)
+    assert again.screen is Screen.SCOREBOARD and again.scoreboard.record.id == mine
+    again.home()                                         # at home when it closed: it opens at home, following it
+    again = phone_of_its_own(services)
+    assert again.screen is Screen.HOME and again.scoreboard.record.id == mine
+
+
+def test_a_place_whose_match_was_stopped_meanwhile_opens_at_home(services):
+    a = phone_of_its_own(services)
+    start(a)
+    a.scoreboard.ask_abandon()
+    a.confirm()
+    again = phone_of_its_own(services)
+    assert again.screen is Screen.HOME
+
+
+def test_the_served_apps_phones_keep_no_place_in_the_shared_settings(services):
+    a = AppModel(services)
+    start(a)
+    assert "following" not in services.library.settings()

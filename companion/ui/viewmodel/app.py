@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from typing import cast
 
 from ...history.cache import HistoryCache
 from ...net.access import Access, normalise
-from ...service import Services
+from ...service import Services, StorageError
 from .entry import EntryModel
 from .history import HistoryModel
 from .player import PlayerModel
@@ -16,6 +17,8 @@ from .settings import RulesModel, SettingsModel
 from .sync import SyncModel
 from .setup import SetupModel
 from .scoreboard import ScoreboardModel
+
+log = logging.getLogger(__name__)
 
 
 class AppModel(ViewModel):
@@ -38,10 +41,25 @@ class AppModel(ViewModel):
         self.settings = SettingsModel(self.session, self)
         self.rules = RulesModel(self.session, self)
         self.sync = SyncModel(self.session, self)
+        if self.session.keeps_place:
+            self.session.after_intent = self.keep_place
 
     @property
     def screen(self) -> Screen:
         return self.session.screen
+
+    def keep_place(self) -> None:
+        """On a phone of its own: where it is (the match it follows, whether at its table), kept in the device's
+        settings when it changed, so a reload or a restart comes back there (`ScoreboardModel._kept_place`)."""
+        record = self.scoreboard.record
+        place = (record.id if record is not None else "", self.screen in (Screen.SCOREBOARD, Screen.ENTRY))
+        settings = self.services.library.settings()
+        if place == (settings.get("following", ""), settings.get("at_table", False)):
+            return
+        try:
+            self.services.library.update_settings(following=place[0], at_table=place[1])
+        except StorageError as exc:   # a place not kept costs a tap on Continue, nothing more; said in the log
+            log.info("the phone's place was not kept: %s", exc)
 
     def names_shown(self):
         """Every name a screen of this phone may show: known players, the names being typed, the sides of

@@ -47,7 +47,7 @@ class ScoreboardModel(ViewModel):
     def __init__(self, session: Session, app):
         super().__init__(session)
         self.app = app
-        self.record: MatchRecord | None = self.services.table.unfinished()
+        self.record: MatchRecord | None = self._kept_place() or self.services.table.unfinished()
         self.opened: int | None = None
         """The hand whose breakdown is open on the scoreboard."""
         self.flash: int | None = None
@@ -55,6 +55,25 @@ class ScoreboardModel(ViewModel):
         self.flash_before: tuple[int, ...] | None = None
         """When the hand just saved was an edit: its points before, for "19 : 26 → 9 : 36"."""
         session.on_home.append(self._forget_view)
+
+    def _kept_place(self) -> MatchRecord | None:
+        """On a phone of its own (`Session.keeps_place`): the match it followed when it was last used, while that
+        is still in play, and its scoreboard when it was at the table (a reload or a restart comes back there)."""
+        if not self.session.keeps_place:
+            return None
+        settings = self.services.library.settings()
+        following = settings.get("following")
+        if not following:
+            return None
+        try:
+            record = self.services.table.get(following)
+        except (NoSuchMatch, DamagedMatch):
+            return None
+        if record.abandoned or self.services.table.standing(record).is_over:
+            return None
+        if settings.get("at_table"):
+            self.session.trail, self.session.screen = [Screen.HOME], Screen.SCOREBOARD
+        return record
 
     # --- what the screens show -----------------------------------------------------------------------
     @property

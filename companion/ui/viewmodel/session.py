@@ -191,6 +191,12 @@ class Session:
         """How syncing goes (`sync.runner.Status`), when the page has a runner to ask."""
         self.sync_seen: Any = None
         """The runner's status the Sync screen last drew (set by the page as it changes: a redraw)."""
+        self.keeps_place = False
+        """Whether this device remembers where its one phone was (the match it follows, and whether at the table)
+        and starts there: the browser build, a phone of its own. The served app's phones each have Flet's session,
+        which a reload returns to."""
+        self.after_intent: Callable[[], None] | None = None
+        """Run at the end of each outermost intent, before the page is told (the place kept, in the same flush)."""
         self.copy_text: Callable[[str, str, str], None] | None = None
         """`copy_text(text, done, failed)`: the text to the device's clipboard, then the catalog notice `done` (or
         `failed`, when the browser refuses). Set by the page; None without one."""
@@ -384,6 +390,8 @@ def intent(method: Callable | None = None, *, person: bool = True, writes: bool 
                 session.taps += 1
             session.revision += 1
             if depth == 0:
+                if session.after_intent is not None:
+                    session.after_intent()
                 session.intent_ended()
 
     run.writes = writes  # type: ignore[attr-defined]  # read by the tests that list every intent that writes
