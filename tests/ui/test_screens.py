@@ -167,7 +167,7 @@ def test_new_match_asks_before_it_stops_the_match_in_play_and_the_other_phone_is
     reopen(b)
     a.tap("back")
     a.tap("new-match")                                   # a match is in play: asked first
-    a.see("A match is still in play: Anna · Ben, 16 : 9 (1 hand played)")
+    a.see("This phone's match is still in play: Anna · Ben, 16 : 9 (1 hand played)")
     a.tap("confirm-no")                                  # "Continue it"
     a.wait_id("end-hand")
     assert (total(a, 0), total(a, 1)) == (16, 9)
