@@ -13,6 +13,8 @@ tests start it: `make couch` installs it once).
 - **one new hand, 100 vs 1,000 matches stored**: both devices in step with `n` matches; one hand saved on A;
   the time of A's round (it sends it) plus B's (it receives and stores it), median of `REPEATS`. Incremental:
   the ratio 1,000 / 100 ≤ 1.5.
+- **many tables**: `TABLES` matches in play on `DEVICES` devices, each with its runner running (threads of one
+  process); a hand saved on each device in turn, timed until every device's home lists it. Goal p95 ≤ 2 s.
 
     python -m benchmarks sync
 """
@@ -31,6 +33,9 @@ from typing import Any
 SAVES = 30
 HISTORY = 1000
 REPEATS = 7
+TABLES = 10
+DEVICES = 5
+TABLE_SAVES = 20
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -158,6 +163,46 @@ def one_new_hand(server: Any, tmp: Path, sizes: tuple[int, ...] = (100, 1000)) -
         return asyncio.run(rounds())
 
 
+def tables_on_devices(server: Any, tmp: Path) -> list[float]:
+    """`TABLES` matches in play on `DEVICES` devices of one group, each with its sync runner running as the app
+    runs it (threads of this process, so the devices share one interpreter: a pessimistic figure). A hand saved
+    on each device in turn: seconds until every device's home lists it (the index rows `history.in_play` reads)."""
+    from tests.storage.builders import hand_for, new_match
+    from tests.sync.devices import open_device
+
+    url = server.admin_url(server.create_database(server.new_database_name()))
+
+    def until(check: Any, what: str, seconds: float = 60) -> None:
+        deadline = time.perf_counter() + seconds
+        while not check():
+            if time.perf_counter() > deadline:
+                raise AssertionError(f"not within {seconds} s: {what}")
+            time.sleep(0.01)
+
+    with ExitStack() as stack:
+        devices = [stack.enter_context(open_device(tmp / f"device-{k}")) for k in range(DEVICES)]
+        for parts in devices:
+            assert parts.services.group is not None
+            parts.services.group.join(url)
+            parts.start_background()
+        names = ["Anna", "Ben", "Chloe", "Dimitris", "Eleni", "Fotis", "Giorgos", "Hara", "Ilias", "Katerina"]
+        ids = [devices[0].services.table.start(new_match(names[i], names[(i + 1) % 10])).id for i in range(TABLES)]
+
+        def in_play(parts: Any) -> dict[str, int]:
+            return {s.id: s.hands for s in parts.services.library.matches() if s.is_playing and not s.abandoned}
+
+        until(lambda: all(set(ids) <= set(in_play(d)) for d in devices), f"{TABLES} matches on {DEVICES} devices")
+        took = []
+        for n in range(TABLE_SAVES):
+            saver, match_id = devices[n % DEVICES], ids[n % TABLES]
+            hands = in_play(saver)[match_id] + 1
+            started = time.perf_counter()
+            saver.services.table.record_hand(match_id, hand_for(n + 1))
+            until(lambda m=match_id, h=hands: all(in_play(d).get(m) == h for d in devices), f"hand {hands} everywhere")
+            took.append(time.perf_counter() - started)
+        return took
+
+
 def main() -> None:
     from tests.sync.couchserver import CouchServer, missing
 
@@ -186,6 +231,10 @@ def main() -> None:
                       f"{statistics.median(took):.3f} | {_p95(took):.3f} | |", flush=True)
             print(f"| ratio 1,000 / 100 (medians) | {statistics.median(large) / statistics.median(small):.2f} | | "
                   f"<= 1.5 |", flush=True)
+            tables = tables_on_devices(server, tmp / "tables")
+            print(f"| a hand on one device -> on every device's home, {TABLES} matches in play on {DEVICES} devices "
+                  f"({len(tables)} hands) | {statistics.median(tables):.2f} | {_p95(tables):.2f} | p95 <= 2 |",
+                  flush=True)
         finally:
             server.kill()
 
