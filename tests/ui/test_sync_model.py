@@ -364,3 +364,16 @@ def test_sideways_both_versions_and_both_keeps_are_side_by_side(tmp_path):
     assert phone.by_id_count("keep-both") == 1 and "two different hands" in phone.text_of("keep-both")
     for parts in devices:
         parts.close()
+
+
+def test_join_with_a_wrong_password_says_so_where_the_eye_is(phone):
+    """Join after a failed Test did nothing visible (the card already said it): it says so in the strip."""
+    app, _ = phone
+    app.sync.open()
+    app.sync.paste("https://anna:wrong@couch.example/club")
+    app.connector.answer = Found(version=None, signed_in=False, database=None,
+                                 problem=SyncError(SyncSays.WRONG_CREDENTIALS, server="https://couch.example"))
+    app.sync.test()
+    app.sync.join()
+    assert app.sync.group() is None
+    assert app.session.notice.text.startswith("Not joined: the server at https://couch.example does not accept")

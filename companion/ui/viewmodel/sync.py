@@ -284,7 +284,11 @@ class SyncModel(ViewModel):
     def _joined(self, address: str, result: Any) -> None:
         self._tested(result)
         self.busy = None
-        if isinstance(result, Exception) or not result.ok:
+        if isinstance(result, Exception) or not result.ok:   # said where the eye is, not only in the card
+            problem = None if isinstance(result, Exception) else result.problem
+            reason = self.tr.say(problem) if problem is not None else (
+                self.found.lines[-1] if self.found is not None and self.found.lines else "")
+            self.session.say("notice.sync.not_joined", Tone.PROBLEM, reason=reason)
             return
         group = self.services.group
         assert group is not None
