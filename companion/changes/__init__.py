@@ -33,8 +33,8 @@ from __future__ import annotations
 
 from .diff import changes_since
 from . import outbox
-from .documents import (MATCH_ID, Change, ChangeError, ChangeSays, Kind, choice, from_doc, hand, stamped, start,
-                        status, tap, undo, untap)
+from .documents import (MATCH_ID, Change, ChangeError, ChangeSays, Kind, choice, from_doc, hand, named, stamped,
+                        start, status, tap, undo, untap)
 from .limits import (FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_KEPT_BYTES, MAX_PAGES, MAX_SLOTS, RECEIVE_BATCH,
                      SEND_BATCH)
 from .projection import (Conflict, Projection, Version, is_start_readable, match_of, may_conflict, names_of,
@@ -43,4 +43,4 @@ from .projection import (Conflict, Projection, Version, is_start_readable, match
 __all__ = ["FORMAT", "MATCH_ID", "MAX_BODY_CHARS", "MAX_CLOCK", "MAX_KEPT_BYTES", "MAX_PAGES", "MAX_SLOTS",
            "RECEIVE_BATCH", "SEND_BATCH", "Change", "ChangeError", "ChangeSays", "Conflict", "Kind", "Projection",
            "Version", "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of", "may_conflict",
-           "names_of", "outbox", "project", "record_of", "stamped", "start", "status", "tap", "undo", "untap"]
+           "named", "names_of", "outbox", "project", "record_of", "stamped", "start", "status", "tap", "undo", "untap"]

@@ -16,6 +16,7 @@ from ..engine.entry import HandEntry
 from ..engine.live import Tap, TapKind
 from ..engine.match import Match
 from ..engine.messages import SaidError, Says
+from ..engine.names import problem_of, tidy
 from ..formats.matchfile import hand_to_dict, match_to_dict
 from ..records import is_time
 from .limits import FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_SLOTS
@@ -73,6 +74,9 @@ class Change:
     """A logical clock (Lamport's): one more than the highest of the match's documents the device knew when it
     wrote this one (`stamped`). What a device did after seeing a change is ordered after it, whatever the
     devices' own clocks say; 0 in documents of versions before it."""
+    name: str = ""
+    """The name the device that wrote it goes by ("Anna's phone"), as its owner set it; "" when none was set. For
+    people to read ("saved on Anna's phone"); the device id stays what tells devices apart."""
 
     @property
     def order(self) -> tuple[int, str, str, str]:
@@ -84,7 +88,8 @@ class Change:
     def to_doc(self) -> dict[str, Any]:
         """The JSON document (without `_rev`)."""
         return {"_id": self.id, "format": FORMAT, "match": self.match, "kind": self.kind.value, "at": self.at,
-                "device": self.device, "clock": self.clock, "body": dict(self.body)}
+                "device": self.device, "clock": self.clock, "body": dict(self.body),
+                **({"name": self.name} if self.name else {})}
 
 
 def _hash(*parts: Any) -> str:
@@ -184,9 +189,17 @@ def from_doc(doc: Any) -> Change:
     _need(len(json.dumps(body, ensure_ascii=False, default=str)) <= MAX_BODY_CHARS, name, "a body too large")
     clock: Any = doc.get("clock", 0)
     _need(type(clock) is int and 0 <= clock <= MAX_CLOCK, name, "its clock")
-    change = Change(ident, match, Kind(kind), at, device, dict(body), clock)
+    by: Any = doc.get("name", "")
+    _need(isinstance(by, str) and (by == "" or problem_of(by) is None) and by == tidy(by), name,
+          "the name of the device that wrote it")
+    change = Change(ident, match, Kind(kind), at, device, dict(body), clock, by)
     _check_body(change)
     return change
+
+
+def named(made: Iterable[Change], name: str) -> list[Change]:
+    """`made` (changes this device makes) signed with the name it goes by, when it has one."""
+    return [replace(c, name=name) if name else c for c in made]
 
 
 def stamped(known: Iterable[Change], made: Iterable[Change]) -> list[Change]:

@@ -117,9 +117,8 @@ class Sync:
         self._recount: set[str] = set()
         """Matches whose documents changed since they were counted."""
         self._own: set[str] = set()
-        """Matches whose own documents a round took (`gather`) and did not store since: a device's own change can
-        make its documents add up to more than its match showed (an undo reopens a hand another phone tapped
-        for), so the round stores them as they add up, as it stores the group's news."""
+        """Matches whose own documents a round took and did not store since: they may add up to more than the match
+        showed (an undo reopens a hand another phone tapped for), so a round stores them as it stores news."""
 
     def forget_group(self) -> None:
         """Forget what was known of the group (joining another, or leaving): under the round's lock, so a round
@@ -189,7 +188,8 @@ class Sync:
         if p.start is None:
             device = self.replica.device
             taps = sum(1 for c in mine if c.kind is ch.Kind.TAP and c.device == device)
-            out += ch.stamped(mine, changes_since(p, record, False, self.clock(), device, taps))
+            out += ch.named(ch.stamped(mine, changes_since(p, record, False, self.clock(), device, taps)),
+                            self.table.device_name())
         return out
 
     def _said(self, match_id: str, abandoned: bool | None, deleted: bool) -> list[ch.Change]:
@@ -201,7 +201,7 @@ class Sync:
             return []
         made = outbox.stopped(p, match_id, p.abandoned if abandoned is None else abandoned, deleted, self.clock(),
                               self.replica.device)
-        return ch.stamped(known, [made]) if made is not None else []
+        return ch.named(ch.stamped(known, [made]), self.table.device_name()) if made is not None else []
 
     def told(self, match_id: str, deleted: bool) -> None:
         """A match about to be deleted here, or brought back from the bin, said before it is (the bin is emptied
@@ -423,6 +423,17 @@ class Sync:
         the device holds (not from the last round): said until the device starts over with the group."""
         return sorted((ident.split(".", 1)[0], why) for ident, why in self.replica.refused().items())
 
+    def stopped_by(self, match_id: str) -> str:
+        """The name of the device whose document last stopped the match, from what the group knows and what the
+        match's own file holds (a phone of this device's): "" when unnamed, or when the latest says otherwise."""
+        try:
+            waiting = self._taken(self.storage.get(match_id))
+        except (NoSuchMatch, DamagedMatch):
+            waiting = []
+        said = [c for c in (*self.replica.known(match_id), *waiting) if c.kind is ch.Kind.STATUS]
+        latest = max(said, key=lambda c: c.order, default=None)
+        return latest.name if latest is not None and latest.body.get("abandoned") else ""
+
     def conflicts(self, match_id: str) -> tuple[ch.Conflict, ...]:
         """Hands of the match saved differently on two devices, waiting for the table."""
         return ch.project(self.replica.known(match_id)).conflicts
@@ -441,7 +452,8 @@ class Sync:
             if not keep:
                 return False
             drop = tuple(sorted(ids - set(keep)))
-            made, = ch.stamped(known, [ch.choice(match_id, slot, tuple(keep), drop, self.clock(), self.replica.device)])
+            made, = ch.named(ch.stamped(known, [ch.choice(match_id, slot, tuple(keep), drop, self.clock(),
+                                                           self.replica.device)]), self.table.device_name())
             self.gather([match_id])
             self.replica.keep([made], sent=False)
             self._recount.add(match_id)

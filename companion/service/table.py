@@ -87,8 +87,13 @@ class Table:
             made = said.present(says(p, everything, at, device))
             if before.abandoned != after.abandoned and not any(c.kind is ch.Kind.STATUS for c in made):
                 made += said.present([said.stopped(p, before.id, after.abandoned, p.deleted, at, device)])
-            made = ch.stamped(everything, made)
+            made = ch.named(ch.stamped(everything, made), self.device_name())
         return replace(after, outbox=tuple(c.to_doc() for c in (*pending, *made)))
+
+    def device_name(self) -> str:
+        """The name this device goes by in its group ("Anna's phone"), signed on what it writes; "" when none."""
+        value = self.storage.settings().get("device_name", "")
+        return value if isinstance(value, str) else ""
 
     # --- reading -----------------------------------------------------------------------------------
     def get(self, match_id: str) -> MatchRecord:
@@ -145,7 +150,8 @@ class Table:
                 record = replace(record, finished=record.created)
             if self.ledger is not None and self.ledger.mark is not None:   # in a group: its story from the start
                 made = ch.changes_since(ch.project([]), record, False, record.created, self.ledger.device)
-                record = replace(record, outbox=tuple(c.to_doc() for c in ch.stamped([], made)))
+                record = replace(record, outbox=tuple(c.to_doc() for c in ch.named(ch.stamped([], made),
+                                                                                   self.device_name())))
             return self.storage.add(record, st)
 
     def record_hand(self, match_id: str, entry: HandEntry, expected: Revision | None = None,

@@ -388,3 +388,18 @@ def test_a_hand_saved_differently_on_two_phones_offline_is_shown_chosen_and_noth
         shown = [" : ".join(str(p) for p in score_hand(t.before, rules, sides).points)
                  for t in record.trail if t.hand == start]
         assert lost_points in shown                   # the other version stays in the match's trail
+
+
+def test_the_laptop_named_by_typing_is_named_to_the_phone_when_it_stops_the_match(table):
+    """The device-name field holds every key as typed (a write per key once lost one under load: the redraw
+    after a write set the field back), keeps the name when left, and the other device reads it."""
+    served, phone = table.ready()
+    served.tap("sync-mark")
+    served.type("sync-device-name", "Anna's laptop")  # the app holds what was typed, key by key
+    served.tap("back")                                # leaving the field keeps the name
+    served.tap("sync-mark")
+    served.wait_text("sync-device-name", "Anna's laptop")
+    served.tap("back")
+    served.tap("abandon-match")
+    served.tap("confirm-yes")
+    phone.see("Anna's laptop stopped the match", timeout=ARRIVES)

@@ -178,3 +178,25 @@ def test_a_match_started_in_the_group_travels_with_its_whole_story_one_from_befo
     assert b.table.get(m).trail == a.table.get(m).trail
     assert b.table.get(before).match.hands == a.table.get(before).match.hands
     assert b.table.get(before).trail == ()              # what happened before joining stays on A
+
+
+def test_a_device_signs_what_it_writes_with_the_name_it_goes_by_and_the_others_read_it(device):
+    a, b, m = sharing(device)
+    a.library.update_settings(device_name="Anna's phone")
+    a.table.abandon(m)
+    assert a.in_file(m)[-1]["name"] == "Anna's phone"
+    a.once()
+    b.once()
+    assert b.sync.stopped_by(m) == "Anna's phone"
+    assert b.table.get(m).abandoned
+
+
+@pytest.mark.parametrize("name", ["x" * 41, "Anna\nBen", 7, " Anna"])
+def test_a_document_whose_device_name_cannot_be_a_name_is_not_read(name):
+    from companion import changes as ch
+
+    doc = {**ch.status("0" * 32, True, False, "2026-12-05T20:00:00Z", "d1").to_doc(), "name": name}
+    with pytest.raises(ch.ChangeError):
+        ch.from_doc(doc)
+    good = {**doc, "name": "Anna's phone"}
+    assert ch.from_doc(good).name == "Anna's phone" and ch.from_doc(good).to_doc() == good

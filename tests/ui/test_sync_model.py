@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+import flet as ft
 import pytest
 
 from tests.loop import run
@@ -14,7 +15,7 @@ from companion.net.qr import table_info
 from companion.sync.errors import SyncError, SyncSays
 from companion.sync.runner import CouchConnector, Status
 from companion.ui.viewmodel import Access, AppModel, Screen, Session
-from tests.screens import ScreenPhone
+from tests.screens import ScreenPhone, walk
 from tests.service.shared_db import SharedDatabase
 from tests.storage.builders import Clock, hand_for, new_match
 from tests.ui.vm import start
@@ -140,8 +141,9 @@ def test_a_join_link_fills_the_fields_and_leaving_forgets_the_group(phone):
     assert app.sync.group() is None and "left the group" in app.session.notice.text
 
 
-def saved_apart(tmp_path):
-    """Devices A and B of one group, one match; each saved its own hand 2 while apart; A knows both now."""
+def saved_apart(tmp_path, names=("", "")):
+    """Devices A and B of one group, one match; each saved its own hand 2 while apart; A knows both now. `names`:
+    the names A and B go by in the group."""
     shared = SharedDatabase()
     devices = []
     for name in ("a", "b"):
@@ -151,6 +153,9 @@ def saved_apart(tmp_path):
     m = a.services.table.start(new_match(hands=1)).id
     for parts in (a, b, a, b):
         run(parts.services.sync.once(shared))
+    for parts, name in zip(devices, names):
+        if name:
+            parts.services.library.update_settings(device_name=name)
     a.services.table.record_hand(m, hand_for(5))
     b.services.table.record_hand(m, hand_for(6))
     for parts in (a, b, a):
@@ -377,3 +382,42 @@ def test_join_with_a_wrong_password_says_so_where_the_eye_is(phone):
     app.sync.join()
     assert app.sync.group() is None
     assert app.session.notice.text.startswith("Not joined: the server at https://couch.example does not accept")
+
+
+def test_the_device_name_field_keeps_a_name_and_refuses_one_that_cannot_be(phone):
+    _, parts = phone
+    app = joined(parts)
+    drawn = ScreenPhone(app)
+    drawn.type("sync-device-name", "Anna's phone")
+    assert "device_name" not in parts.services.library.settings()     # typing writes nothing ...
+    field = next(c for c, _ in walk(drawn.node("sync-device-name")[0]) if isinstance(c, ft.TextField))
+    field.on_blur()                                                   # ... leaving the field keeps it
+    assert parts.services.library.settings()["device_name"] == "Anna's phone"
+    drawn.type("sync-device-name", "x" * 41)
+    assert app.sync.device_name_problem() == "A name has at most 40 characters."
+    app.sync.keep_device_name()
+    assert parts.services.library.settings()["device_name"] == "Anna's phone"      # the last good one stays
+
+
+def test_a_version_saved_on_a_named_device_says_its_name(tmp_path):
+    _, devices, m = saved_apart(tmp_path, names=("", "Ben's phone"))
+    a, _ = devices
+    app = AppModel(a.services, session=Session(a.services))
+    app.sync.open_conflict(m, 1)
+    assert {v.where for v in app.sync.versions()} == {"saved on this device", "saved on Ben's phone"}
+    for parts in devices:
+        parts.close()
+
+
+def test_a_match_stopped_on_a_named_phone_of_the_same_device_says_its_name(phone):
+    _, parts = phone
+    parts.services.library.update_settings(device_name="Anna's laptop")
+    a = joined(parts)
+    b = AppModel(parts.services, session=Session(parts.services))
+    a.session.announce = lambda msg: b.scoreboard.refresh(msg["match"], msg["replaces"])
+    start(a)
+    run(parts.services.sync.once(SharedDatabase()))     # the group knows the match: its stop is a document
+    b.scoreboard.open()
+    a.scoreboard.ask_abandon()
+    a.confirm()
+    assert b.session.notice.text.startswith("Anna's laptop stopped the match Anna · Ben")

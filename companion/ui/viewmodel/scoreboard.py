@@ -260,7 +260,11 @@ class ScoreboardModel(ViewModel):
                     self.app.entry.leave()
                 if s.screen is Screen.SCOREBOARD:
                     s.home()
-                s.say("notice.stopped_elsewhere", Tone.PROBLEM, **self.described(record))
+                by = self.services.sync.stopped_by(match_id) if self.services.sync is not None else ""
+                if by:
+                    s.say("notice.stopped_by", Tone.PROBLEM, name=by, **self.described(record))
+                else:
+                    s.say("notice.stopped_elsewhere", Tone.PROBLEM, **self.described(record))
             return
         self.record = record
         self.app.entry.on_match_changed(record)

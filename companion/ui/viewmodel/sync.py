@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
+from ...engine.limits import MAX_NAME
+from ...engine.names import NameProblem, problem_of, tidy
 from ...engine.scoring import score_hand
 from ...net.hosts import is_loopback
 from ...net.qr import qr_png
@@ -81,6 +83,8 @@ class SyncModel(ViewModel):
         """What the last *Test* found."""
         self.link = ""
         """What is typed or pasted in the join-link field, kept as it is while it is not a link yet."""
+        self.name_typed: str | None = None
+        """What is typed in the device-name field (None: the name kept, as it is)."""
         self.conflict: tuple[str, int] | None = None
         """The hand (match id, slot) whose versions the conflict screen shows."""
         self.shown = 0
@@ -186,6 +190,36 @@ class SyncModel(ViewModel):
         if name in ("server", "database", "user", "password"):
             setattr(self, name, str(text)[:MAX_FIELD])
             self.found = None
+
+    def device_name(self) -> str:
+        """What the device-name field shows: what is typed, else the name this device goes by."""
+        return self.name_typed if self.name_typed is not None else self.services.table.device_name()
+
+    def device_name_problem(self) -> str | None:
+        """Why what is typed cannot be this device's name (it is then not kept), in words; None when it can."""
+        typed = self.name_typed
+        problem = problem_of(typed) if typed is not None and typed.strip() else None
+        if problem is NameProblem.TOO_LONG:
+            return self.tr("setup.missing.name_long", max=MAX_NAME)
+        if problem is NameProblem.NOT_TEXT:
+            return self.tr("setup.missing.name_text")
+        return None
+
+    @intent
+    def type_device_name(self, text: str) -> None:
+        """What is typed in the device-name field, kept in the view model only: a write per keystroke would go
+        to the writer's thread, and the redraw after it could set the field back under the next keystroke."""
+        self.name_typed = str(text)[:MAX_FIELD]
+
+    @intent(writes=True)
+    def keep_device_name(self) -> None:
+        """The name typed, kept as the name this device goes by in its group (empty: none) when the field is left
+        or submitted, if it can be a name; signed from then on on what this device writes."""
+        if self.name_typed is None or self.device_name_problem() is not None:
+            return
+        if tidy(self.name_typed) != self.services.table.device_name():
+            self.services.library.update_settings(device_name=tidy(self.name_typed))
+        self.name_typed = None
 
     @intent
     def paste(self, text: str) -> None:
@@ -366,10 +400,11 @@ class SyncModel(ViewModel):
             mine = said[n - 1]
             differs = frozenset(key for key in set().union(*said)
                                 if any(other.get(key) != mine.get(key) for other in said))
+            where = (tr("sync.version_on", name=version.change.name) if version.change.name
+                     else tr("sync.version_here" if version.change.device == here else "sync.version_elsewhere"))
             out.append(VersionView(
                 version.id, tr("sync.version", n=n, time=_clock_time(version.change.at)),
-                " : ".join(str(p) for p in score.points), sides, tr("sync.version_short", n=n),
-                tr("sync.version_here" if version.change.device == here else "sync.version_elsewhere"), differs))
+                " : ".join(str(p) for p in score.points), sides, tr("sync.version_short", n=n), where, differs))
         return out
 
     @intent

@@ -32,6 +32,15 @@ def sync_screen(vm: AppModel) -> Frame:
                          labelled(ft.Text(group, size=17, weight=ft.FontWeight.W_600, selectable=True), "sync-group"),
                          ident="sync-group-card"))
         body.append(ft.Text(tr("sync.explain_in"), size=15))
+        if s.can_write:
+            problem = m.device_name_problem()
+            body.append(ft.Row([labelled(ft.TextField(
+                label=tr("sync.device_name"), value=m.device_name(), text_size=17, expand=True,
+                # The helper's line is always there and the problem takes its place: nothing below moves.
+                helper=None if problem else tr("sync.device_name_help"), error=problem, error_max_lines=1,
+                helper_max_lines=1, on_change=lambda e: m.type_device_name(e.control.value),
+                on_blur=lambda: m.keep_device_name(), on_submit=lambda: m.keep_device_name()),
+                "sync-device-name", value=m.device_name())]))
         if s.can_write:  # a watching phone sees the group, never its password (in the QR) nor Leave
             body.append(ft.Row([secondary(tr("sync.show_qr"), lambda: m.show_join_qr(), "sync-show-qr",
                                           icon=ft.Icons.QR_CODE_2, expand=True)]))
