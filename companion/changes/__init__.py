@@ -26,7 +26,8 @@ same id, so it counts once.
 
 The package is pure code below the service and storage (tests/test_layering.py): `documents` (making and
 reading them), `projection` (adding them up), `outbox` (what each use case says), `diff` (a match the group never
-heard of, as documents), `limits` (their bounds and a round's).
+heard of, as documents), `stored` (a stored match beside what they add up to), `limits` (their bounds and a
+round's).
 """
 
 from __future__ import annotations
@@ -37,10 +38,12 @@ from .documents import (MATCH_ID, Change, ChangeError, ChangeSays, Kind, choice,
                         start, status, tap, undo, untap)
 from .limits import (FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_KEPT_BYTES, MAX_PAGES, MAX_SLOTS, RECEIVE_BATCH,
                      SEND_BATCH)
+from .stored import behind, merged_trail, same_record
 from .projection import (Conflict, Projection, Version, is_start_readable, match_of, may_conflict, names_of,
                          project, record_of)
 
 __all__ = ["FORMAT", "MATCH_ID", "MAX_BODY_CHARS", "MAX_CLOCK", "MAX_KEPT_BYTES", "MAX_PAGES", "MAX_SLOTS",
            "RECEIVE_BATCH", "SEND_BATCH", "Change", "ChangeError", "ChangeSays", "Conflict", "Kind", "Projection",
-           "Version", "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of", "may_conflict",
-           "named", "names_of", "outbox", "project", "record_of", "stamped", "start", "status", "tap", "undo", "untap"]
+           "Version", "behind", "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of",
+           "may_conflict", "merged_trail", "named", "names_of", "outbox", "project", "record_of", "same_record",
+           "stamped", "start", "status", "tap", "undo", "untap"]

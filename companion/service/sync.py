@@ -17,14 +17,12 @@ import enum
 import logging
 import secrets
 import threading
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from ..clock import Clock
 from ..engine.messages import Message, SaidError, Says
-from ..records import MatchRecord, Revision, TrailEntry
+from ..records import MatchRecord, Revision
 from .. import changes as ch
 from ..changes import MAX_KEPT_BYTES, MAX_PAGES, RECEIVE_BATCH, SEND_BATCH, changes_since, outbox
 from .ports import DamagedMatch, MatchStorage, NoSuchMatch, Remote, Replica
@@ -266,7 +264,7 @@ class Sync:
             raise RoundStopped(RoundSays.FULL, limit=MAX_KEPT_BYTES // 2**20, kept=kept // 2**20)
         before = self.replica.checkpoint
         docs, seq, more = await remote.changes(before, RECEIVE_BATCH)
-        if _behind(seq, before):
+        if ch.behind(seq, before):
             raise RoundStopped(RoundSays.BACKWARDS, before=before, after=seq)
         read: list[ch.Change] = []
         for doc in docs:
@@ -307,7 +305,7 @@ class Sync:
             there = await remote.claim(secrets.token_hex(8))
         # A database put back from an older copy of its files keeps its mark: its history ends before this
         # device's checkpoint.
-        older = there == self.replica.mark and _behind(await remote.position(), self.replica.checkpoint)
+        older = there == self.replica.mark and ch.behind(await remote.position(), self.replica.checkpoint)
         with self._lock:
             self._still(group)
             known = self.replica.mark
@@ -347,7 +345,7 @@ class Sync:
         read (asked of the server, which another device may have written to since)."""
         if self.replica.unsent(1) or self.replica.to_settle():
             return False
-        return not _behind(self.replica.checkpoint or "0", await remote.position())
+        return not ch.behind(self.replica.checkpoint or "0", await remote.position())
 
     # --- one match: the documents into this device's match -------------------------------------------
     def settle(self, match_id: str) -> bool:
@@ -384,8 +382,8 @@ class Sync:
             except ch.ChangeError:
                 return False
             if current is not None:
-                shared = replace(shared, trail=_merged_trail(current.trail, shared.trail))
-            if current is not None and _same(shared, current):
+                shared = replace(shared, trail=ch.merged_trail(current.trail, shared.trail))
+            if current is not None and ch.same_record(shared, current):
                 return False
             if current is not None and self.replica.compared(match_id) != self.storage.updated(match_id):
                 later.add(match_id)
@@ -423,6 +421,16 @@ class Sync:
         the device holds (not from the last round): said until the device starts over with the group."""
         return sorted((ident.split(".", 1)[0], why) for ident, why in self.replica.refused().items())
 
+    def last_change(self, match_id: str) -> tuple[str, bool] | None:
+        """Who changed the match last, as this device knows: (the name that device goes by, or "", and whether it
+        is this device); None when no document says (a device in no group)."""
+        try:
+            waiting = [ch.from_doc(d) for d in self.storage.get(match_id).outbox]
+        except (NoSuchMatch, DamagedMatch, ch.ChangeError):
+            waiting = []
+        latest = max((*self.replica.known(match_id), *waiting), key=lambda c: c.order, default=None)
+        return None if latest is None else (latest.name, latest.device == self.replica.device)
+
     def stopped_by(self, match_id: str) -> str:
         """The name of the device whose document last stopped the match, from what the group knows and what the
         match's own file holds (a phone of this device's): "" when unnamed, or when the latest says otherwise."""
@@ -458,43 +466,3 @@ class Sync:
             self.replica.keep([made], sent=False)
             self._recount.add(match_id)
             return self.settle(match_id)
-
-
-def _behind(seq: str, checkpoint: str | None) -> bool:
-    """Whether a feed's new checkpoint is before the one it was read from. CouchDB's sequences are opaque
-    (`123-g1AAA…`) but begin with a number that never goes down on one server, PouchDB's are that number."""
-    def number(text: str | None) -> int | None:
-        head = (text or "").split("-", 1)[0]
-        return int(head) if head.isdigit() and len(head) <= 18 else None
-
-    new, old = number(seq), number(checkpoint)
-    return new is not None and old is not None and new < old
-
-
-def _same(a: MatchRecord, b: MatchRecord) -> bool:
-    """Whether two records say the same about the match (its hands, the taps in play, stopped or not, and what
-    its trail holds: a version the table did not keep may be all that changed)."""
-    return (a.match == b.match and a.abandoned == b.abandoned
-            and sorted((t.seat, t.kind.value) for t in a.live.taps) == sorted((t.seat, t.kind.value)
-                                                                               for t in b.live.taps)
-            and Counter(map(_said, a.trail)) == Counter(map(_said, b.trail)))
-
-
-def _said(entry: TrailEntry) -> tuple[Any, ...]:
-    """What a trail entry says, without when (a device's own entry and the documents' may differ by that)."""
-    return entry.action, entry.hand, entry.before, entry.after
-
-
-def _merged_trail(here: Sequence[TrailEntry], shared: Sequence[TrailEntry]) -> tuple[TrailEntry, ...]:
-    """The documents' trail, in their order (logical clock), after every entry of this device's that they do not
-    say (kept from before the group knew the match: an import's, or from before the device joined): a version
-    not kept reaches the trail of a device whose own version was kept, and nothing of the device's own trail is
-    lost."""
-    known = Counter(map(_said, shared))
-    mine = []
-    for entry in here:
-        if known[_said(entry)]:
-            known[_said(entry)] -= 1
-        else:
-            mine.append(entry)
-    return (*mine, *shared)

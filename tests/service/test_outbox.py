@@ -200,3 +200,36 @@ def test_a_document_whose_device_name_cannot_be_a_name_is_not_read(name):
         ch.from_doc(doc)
     good = {**doc, "name": "Anna's phone"}
     assert ch.from_doc(good).name == "Anna's phone" and ch.from_doc(good).to_doc() == good
+
+
+def test_home_rows_say_where_a_match_in_play_changed_last(device):
+    from companion.ui.viewmodel import AppModel
+
+    a, b, m = sharing(device)
+    b.library.update_settings(device_name="Ben's phone")
+    b.table.record_hand(m, hand_for(2))
+    b.once()
+    a.once()
+    row, = AppModel(a.parts.services).history.in_play()
+    assert row.detail.startswith("Hand 3 · Ben's phone, changed")
+    a.table.tap(m, 0, TapKind.XERI, hand=2)            # this device's own change, not sent yet
+    row, = AppModel(a.parts.services).history.in_play()
+    assert row.detail.startswith("Hand 3 · this device, changed")
+    b.table.tap(m, 1, TapKind.XERI, hand=2)
+    b.library.update_settings(device_name="")
+    b.table.tap(m, 1, TapKind.XERI, hand=2)
+    b.once()
+    a.once()
+    row, = AppModel(a.parts.services).history.in_play()
+    assert row.detail.startswith("Hand 3 · another device, changed")
+
+
+def test_a_device_in_no_group_says_no_where(tmp_path):
+    from companion import bootstrap
+    from companion.ui.viewmodel import AppModel
+    from tests.storage.builders import Clock
+
+    with bootstrap.build(bootstrap.open_folder(tmp_path / "alone"), clock=Clock()) as parts:
+        parts.services.table.start(new_match(hands=1))
+        row, = AppModel(parts.services).history.in_play()
+        assert row.detail.startswith("Hand 2 · changed")
