@@ -390,6 +390,53 @@ def test_a_hand_saved_differently_on_two_phones_offline_is_shown_chosen_and_noth
         assert lost_points in shown                   # the other version stays in the match's trail
 
 
+def in_play_rows(app: Driver) -> dict[str, str]:
+    """The matches in play home lists beside the one this phone follows: identifier -> what the row says."""
+    app.wait_id("in-play")
+    rows = app.page.locator('[flt-semantics-identifier^="in-play-"]')
+    return {rows.nth(i).get_attribute("flt-semantics-identifier"): app.text_of(
+        rows.nth(i).get_attribute("flt-semantics-identifier")) for i in range(rows.count())}
+
+
+def test_two_tables_play_at_once_in_one_group_and_nothing_crosses(table):
+    served, phone = table.ready()
+    first = totals(phone)
+    home(served)
+    served.tap("new-match")
+    served.tap("confirm-other")                      # the laptop's table is another table: keep both in play
+    served.type("name-0", "Chloe")
+    served.type("name-1", "Dimitris")
+    served.tap("start-match")
+    served.wait_id("end-hand")
+    served.tap("xeri-0")
+    assert totals(phone) == first and hands(phone) >= 0   # the phone's table is as it was: nothing crossed
+    home(phone)
+    phone.wait_id("continue-match")                  # still following its own match
+    wait_until(lambda: any("Chloe · Dimitris" in said for said in in_play_rows(phone).values()),
+               "the laptop's new match on the phone's home", ARRIVES / 1000)
+    second = next(ident for ident, said in in_play_rows(phone).items() if "Chloe · Dimitris" in said)
+    first_row = next(ident for ident, said in in_play_rows(served_home(served)).items() if "Chloe" not in said)
+    phone.tap(second)                                # one tap follows the other table's match
+    phone.wait_id("end-hand")
+    phone.see("Chloe")
+    served.tap(first_row)                            # the laptop follows the first match again, and stops the
+    served.tap("back")                               # second from its own screen
+    served.tap(second)
+    served.tap("abandon-match")
+    served.tap("confirm-yes")
+    phone.see("stopped the match Chloe · Dimitris", timeout=ARRIVES)   # said on the phone that follows it
+    phone.tap(first_row)                             # the phone goes back to its own table, and so does the laptop
+    phone.wait_id("end-hand")
+    assert totals(phone) == first
+    served_home(served).tap(first_row)
+    served.wait_id("end-hand")
+
+
+def served_home(app: Driver) -> Driver:
+    home(app)
+    return app
+
+
 def test_the_laptop_named_by_typing_is_named_to_the_phone_when_it_stops_the_match(table):
     """The device-name field holds every key as typed (a write per key once lost one under load: the redraw
     after a write set the field back), keeps the name when left, and the other device reads it."""
