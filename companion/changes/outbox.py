@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from ..engine.entry import HandEntry
 from ..engine.live import Tap, TapKind
 from .documents import Change, Kind, hand, status, tap, undo, untap
-from .projection import Projection
+from .projection import Projection, Version
 
 
 def slot_of(p: Projection, index: int) -> int:
@@ -34,20 +34,32 @@ def saved(p: Projection, match_id: str, index: int, entry: HandEntry, taps: tupl
     return hand(match_id, slot, entry, taps, None, at, device, p.generations.get(slot, 0))
 
 
-def edited(p: Projection, match_id: str, index: int, entry: HandEntry, taps: tuple[Tap, ...] | None, at: str,
-           device: str) -> Change:
-    """Hand `index` changed: a new version of the one that counts (`base`)."""
-    if index >= len(p.hands):
-        return saved(p, match_id, index, entry, taps, at, device)
-    counted = p.hands[index]
-    return hand(match_id, counted.slot, entry, taps, counted.id, at, device, p.generations.get(counted.slot, 0))
-
-
-def undone(p: Projection, index: int, at: str, device: str) -> Change | None:
-    """Hand `index` (the last the device showed) taken back; None when the documents count no such hand."""
+def shown(p: Projection, index: int, before: HandEntry | None) -> Version | None:
+    """The version of hand `index` the device's screen showed (`before`, its entry): the one that counts, or,
+    where two devices saved it apart and this device has not stored the group's count yet, its own version."""
     if index >= len(p.hands):
         return None
-    return undo(p.hands[index].change, at, device)
+    counted = p.hands[index]
+    if before is None or counted.entry == before:
+        return counted
+    others = [v for c in p.conflicts if c.slot == counted.slot for v in c.versions]
+    return next((v for v in others if v.entry == before), counted)
+
+
+def edited(p: Projection, match_id: str, index: int, entry: HandEntry, taps: tuple[Tap, ...] | None, at: str,
+           device: str, before: HandEntry | None = None) -> Change:
+    """Hand `index` changed from `before` (as the screen showed it): a new version of that version (`base`)."""
+    version = shown(p, index, before)
+    if version is None:
+        return saved(p, match_id, index, entry, taps, at, device)
+    return hand(match_id, version.slot, entry, taps, version.id, at, device, p.generations.get(version.slot, 0))
+
+
+def undone(p: Projection, index: int, at: str, device: str, before: HandEntry | None = None) -> Change | None:
+    """Hand `index` (the last the device showed, as `before`) taken back; None when the documents count no such
+    hand."""
+    version = shown(p, index, before)
+    return undo(version.change, at, device) if version is not None else None
 
 
 def tapped(p: Projection, match_id: str, index: int, seat: int, kind: TapKind, at: str, device: str,

@@ -181,7 +181,7 @@ class Table:
             entry = TrailEntry(TrailAction.UNDO, index, record.match.hands[index], None, self._clock())
             return self._save(self._told(
                 record, replace(record, match=match, trail=record.trail + (entry,), hand_taps=record.hand_taps[:index]),
-                lambda p, _, at, device: [said.undone(p, index, entry.at, device)]))   # the trail's time
+                lambda p, _, at, device: [said.undone(p, index, entry.at, device, entry.before)]))   # the trail's time
 
     def edit_hand(self, match_id: str, index: int, entry: HandEntry, expected: Revision | None = None,
                   taps: tuple[Tap, ...] | None = None) -> MatchRecord:
@@ -202,7 +202,7 @@ class Table:
             now = hand_taps[index] if index < len(hand_taps) else None
             return self._save(self._told(
                 record, replace(record, match=match, trail=record.trail + (change,), hand_taps=hand_taps),
-                lambda p, _, at, device: [said.edited(p, match_id, index, entry, now, change.at, device)]))
+                lambda p, _, at, device: [said.edited(p, match_id, index, entry, now, change.at, device, before)]))
 
     @staticmethod
     def _checked_taps(match: Match, entry: HandEntry, taps: tuple[Tap, ...]) -> tuple[Tap, ...]:
