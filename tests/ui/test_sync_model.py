@@ -244,13 +244,18 @@ def test_an_incomplete_link_is_said_on_join_and_the_error_goes_once_the_link_rea
     assert app.session.notice is None and app.sync.database == "club"
 
 
-def test_a_server_that_answered_without_its_version_is_said_to_answer_with_no_question_mark(phone):
-    app, _ = phone
+def wrong_password_tested(app) -> None:
+    """The Sync screen, a server that refuses the password (and says no version), and Test pressed."""
     app.sync.open()
     app.sync.paste("https://anna:wrong@couch.example/club")
     app.connector.answer = Found(version=None, signed_in=False, database=None,
                                  problem=SyncError(SyncSays.WRONG_CREDENTIALS, server="https://couch.example"))
     app.sync.test()
+
+
+def test_a_server_that_answered_without_its_version_is_said_to_answer_with_no_question_mark(phone):
+    app, _ = phone
+    wrong_password_tested(app)
     assert app.sync.found.lines[0] == "The server answers." and "?" not in " ".join(app.sync.found.lines)
 
 
@@ -374,11 +379,7 @@ def test_sideways_both_versions_and_both_keeps_are_side_by_side(tmp_path):
 def test_join_with_a_wrong_password_says_so_where_the_eye_is(phone):
     """Join after a failed Test did nothing visible (the card already said it): it says so in the strip."""
     app, _ = phone
-    app.sync.open()
-    app.sync.paste("https://anna:wrong@couch.example/club")
-    app.connector.answer = Found(version=None, signed_in=False, database=None,
-                                 problem=SyncError(SyncSays.WRONG_CREDENTIALS, server="https://couch.example"))
-    app.sync.test()
+    wrong_password_tested(app)
     app.sync.join()
     assert app.sync.group() is None
     assert app.session.notice.text.startswith("Not joined: the server at https://couch.example does not accept")
