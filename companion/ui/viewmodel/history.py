@@ -89,12 +89,12 @@ class HistoryModel(ViewModel):
 
     def playing_row(self, s: MatchSummary) -> HistoryRow:
         tr = self.tr
-        detail = f"{tr('match.title', n=s.hands + 1)} · {self.changed_ago(s.updated)}"
+        ago = self.changed_ago(s.updated)
         last = self.services.sync.last_change(s.id) if self.services.sync is not None else None
         if last is not None:   # in a group: where it changed last ("Anna's phone", this device, another)
             name, here = last
-            where = name or tr("home.by_here" if here else "home.by_other")
-            detail = f"{tr('match.title', n=s.hands + 1)} · {where}, {self.changed_ago(s.updated)}"
+            ago = f"{name or tr('home.by_here' if here else 'home.by_other')}, {ago}"
+        detail = f"{tr('match.title', n=s.hands + 1)} · {ago}"
         return HistoryRow(s.id, " · ".join(s.sides), " : ".join(str(t) for t in s.totals), detail)
 
     def changed_ago(self, when: str) -> str:
