@@ -4,7 +4,7 @@ conflicts (`_heads`), the live taps (`_taps`) and the latest status. Pure code, 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -86,7 +86,7 @@ def project(changes: Iterable[Change]) -> Projection:
     versions, unreadable = _versions(by_kind[Kind.HAND], _header(start))
     undone = {c.body["version"]: c for c in by_kind[Kind.UNDO]}
     dropped, kept_order = _choices(by_kind[Kind.CHOICE])
-    heads = _heads(versions, undone, dropped, kept_order, _withdrawn(versions, undone, dropped))
+    heads = _heads(versions, undone, by_kind[Kind.CHOICE], kept_order, _withdrawn(versions, undone, dropped))
     next_slot = (max(v.slot for v in heads.hands) + 1) if heads.hands else 0
     live, late = _taps(by_kind[Kind.TAP], by_kind[Kind.UNTAP], next_slot, {v.slot for v in heads.hands})
     latest = by_kind[Kind.STATUS][-1] if by_kind[Kind.STATUS] else None  # by logical clock
@@ -160,11 +160,12 @@ class _Heads:
     generations: Mapping[int, int]
 
 
-def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], dropped: Mapping[str, Change],
+def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], choices: Sequence[Change],
            kept_order: Mapping[int, list[str]], withdrawn: set[str]) -> _Heads:
     """Per slot, in slot order: the version that counts (the earliest of the distinct heads, by logical clock,
     unless the table chose), a conflict where distinct heads are left unchosen, and the trail of what each
-    version replaced or what was withdrawn, by logical clock."""
+    version replaced or what was withdrawn, and of every choice the table made (one a later choice overrode
+    too: two phones that chose apart both said so), by logical clock."""
     trail: list[tuple[tuple[int, str, str, str], TrailEntry]] = []   # (the change's logical order, the entry)
     hands: list[Version] = []
     conflicts: list[Conflict] = []
@@ -193,9 +194,11 @@ def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], droppe
             if v.id in undone:
                 u = undone[v.id]
                 trail.append((u.order, TrailEntry(TrailAction.UNDO, index, v.entry, None, u.at)))
-            if v.id in dropped and counted:
-                d = dropped[v.id]
-                trail.append((d.order, TrailEntry(TrailAction.EDIT, index, v.entry, counted[0].entry, d.at)))
+        for c in choices:
+            kept = versions.get(c.body["keep"][0]) if c.body["slot"] == slot and c.body["keep"] else None
+            if kept is not None:
+                trail.extend((c.order, TrailEntry(TrailAction.EDIT, index, versions[i].entry, kept.entry, c.at))
+                             for i in c.body["drop"] if i in versions)
         hands.extend(counted)
     # In the order things happened (logical clock), never by the phones' own clocks: an edit on a phone an hour
     # ahead still comes before the undo another phone made after seeing it.

@@ -28,7 +28,6 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from companion import changes as ch
 from companion.engine.live import TapKind
 from companion.engine.messages import SaidError
 from companion.service import StorageError
@@ -74,10 +73,6 @@ class Device(devices.Device):
             out[summary.id] = (record.match.hands, record.abandoned,
                                tuple(sorted((t.seat, t.kind.value) for t in record.live.taps)),
                                len(self.sync.conflicts(summary.id)),
-                               # The trail, where no hand was ever saved twice apart: after a conflict, its choice
-                               # and an edit, devices can still list the trail differently (seed 7; open in #23's
-                               # successor: docs/sync.md). Hands, totals and conflicts are compared always.
-                               () if ch.may_conflict(self.sync.replica.known(summary.id)) else
                                tuple((t.action.value, t.hand, t.before, t.after) for t in record.trail))
         return out
 

@@ -251,6 +251,24 @@ def test_a_conflict_and_the_choice_are_news_for_the_phones_even_where_the_match_
     assert (keeper.once().stored, other.once().stored) == (set(), set())   # and it stays so: nothing to store
 
 
+def test_two_phones_that_choose_apart_both_say_so_in_the_trail_and_every_device_lists_it_alike(device):
+    # Found by the model test (seed 7): each phone chose a different version before hearing the other's choice.
+    # The later choice counts; the earlier one was kept only in its own phone's trail, so the trails differed.
+    a, b, m = saved_apart(device)
+    for _ in range(2):
+        a.once(), b.once()
+    first, second = (next(v for v in a.sync.conflicts(m)[0].versions if v.entry == hand_for(n)) for n in (5, 6))
+    a.sync.choose(m, first.slot, [first.id])      # A keeps its own hand, B keeps its own, neither has heard
+    b.sync.choose(m, second.slot, [second.id])
+    for _ in range(2):
+        a.once(), b.once()
+    trails = [[(t.action, t.hand, t.before, t.after) for t in d.table.get(m).trail] for d in (a, b)]
+    assert trails[0] == trails[1] == [(TrailAction.EDIT, 1, hand_for(6), hand_for(5)),
+                                      (TrailAction.EDIT, 1, hand_for(5), hand_for(6))]
+    assert a.table.get(m).match == b.table.get(m).match and a.table.get(m).match.hands[1] == hand_for(6)
+    assert not a.sync.conflicts(m) and not b.sync.conflicts(m)
+
+
 def test_a_device_in_no_group_writes_nothing_for_sync_and_names_itself_once_it_keeps_a_document(tmp_path):
     from companion.storage import Store
 
