@@ -98,10 +98,12 @@ class AppServer:
             self.proc.kill()
             self.proc.wait(10)
 
-    def restart(self) -> AppServer:
-        """Killed as a crash would, and started again on the same data folder (on a new port)."""
+    def restart(self, same_port: bool = False) -> AppServer:
+        """Killed as a crash would, and started again on the same data folder: on a new port, or on the same
+        (the laptop's app started again where its phones knew it: the same origin, so their browsers' storage)."""
         self.kill()
-        self.port = self._free_port()
+        if not same_port:
+            self.port = self._free_port()
         return self.start()
 
     def _free_port(self) -> int:

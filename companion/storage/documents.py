@@ -28,9 +28,8 @@ phone shows the app in its own browser's language when the app speaks it; until 
 (`last_rules`), the new-match form starts from the first rules offered in the phone's language."""
 
 _SETTING_TYPES = {"language": str, "theme": str, "last_rules": str, "keep_awake": bool, "language_chosen": bool,
-                  "last_table": str, "rules_by_table": dict, "following": str, "at_table": bool, "device_name": str}
+                  "last_table": str, "rules_by_table": dict, "device_name": str}
 """`last_table` and `rules_by_table` (table size → the rules last started at it) are set once a match starts;
-`following` and `at_table` (the match a phone of its own follows, and whether it was at its table) as it moves;
 `device_name`, the name this device goes by in its group ("Anna's phone"), when its owner gives one."""
 
 

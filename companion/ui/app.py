@@ -6,8 +6,9 @@ like is the views'; how the app is built is `companion.bootstrap`'s.
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import Any, TypeVar
 
@@ -18,8 +19,8 @@ from ..net.access import TableInfo
 from ..net.server import page_access
 from ..net.server import page_languages as asked_languages
 from .fonts import NAMES_FONT
-from .page import PageAdapter, PageOptions, page_languages
-from .viewmodel import AppModel, Session
+from .page import PageAdapter, PageOptions, page_languages, page_services
+from .viewmodel import AppModel, Place, Session
 from .views.frame import broken_frame, page_dialog, page_frame
 from .views.theme import SUIT_FONT, themes
 
@@ -53,10 +54,11 @@ ASSETS = str(files(__package__) / "assets")
 
 
 @ft.component
-def App(parts: Parts, new_session: SessionMaker, options: PageOptions):
-    """One phone's page: its session and view model, what the page does for them, and the screen on show."""
+def App(parts: Parts, new_session: SessionMaker, options: PageOptions, place: Place | None = None):
+    """One phone's page: its session and view model, what the page does for them, and the screen on show;
+    `place`, where the phone was (its browser said, in `make_main`)."""
     page = ft.context.page
-    session = _once(lambda: new_session(page))
+    session = _once(lambda: placed(new_session(page), place, place_keeper(page)))
     vm = _once(lambda: AppModel(parts.services, session=session))
     adapter = _once(lambda: PageAdapter(page, vm, options, parts.writer, parts))
     ft.on_mounted(adapter.attach)
@@ -84,6 +86,12 @@ def draw(vm: AppModel, hooks: bool) -> tuple[ft.AlertDialog | None, ft.Control]:
         return None, broken_frame(vm, hooks)
 
 
+def placed(session: Session, place: Place | None, keep: Callable[[Place], None]) -> Session:
+    """The session, starting where the phone was and keeping where it goes."""
+    session.place, session.keep_place = place, keep
+    return session
+
+
 def _once(make: Callable[[], T]) -> T:
     """A value a component makes on its first render and keeps (`ft.use_state`, whose maker Flet types as
     returning nothing)."""
@@ -99,16 +107,67 @@ def served_session(parts: Parts, table: TableInfo | None = None) -> SessionMaker
     return new_session
 
 
-def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker) -> Callable[[ft.Page], None]:
-    """Flet's `main` for every page: the page's look and device services, then the `App` component."""
-    def main(page: ft.Page) -> None:
+def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker) -> Callable[[ft.Page], Awaitable[None]]:
+    """Flet's `main` for every page: the page's look and device services; where this phone was, from its own
+    browser; then the `App` component, drawn first where the phone was (nothing jumps once it shows)."""
+    async def main(page: ft.Page) -> None:
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
         page.fonts = {SUIT_FONT: "fonts/XeriSuits.ttf", NAMES_FONT[0]: NAMES_FONT[1]}
         page.theme, page.dark_theme = themes()
+        prefs = ft.SharedPreferences()
         services: dict[str, Any] = {"wakelock": ft.Wakelock(), "share": ft.Share(), "clipboard": ft.Clipboard(),
-                                    "files": ft.FilePicker(), "launcher": ft.UrlLauncher()}
+                                    "files": ft.FilePicker(), "launcher": ft.UrlLauncher(), "prefs": prefs}
         page._xeri_services = services  # type: ignore[attr-defined]  # read by `page.page_services`
-        page.render(App, parts, new_session, options)
+        page.update()   # the services reach the browser (an empty page in the theme's colour, for a moment)
+        place = await read_place(prefs)
+        page.render(App, parts, new_session, options, place)
 
     return main
+
+
+PLACE_KEY = "xeri.place"
+"""Where the phone's browser keeps its place (`Place`): the match followed, then 1 when at its table."""
+
+PLACE_WAIT = 2.0
+"""Seconds the first draw waits for the browser to say where the phone was; past that it opens at home."""
+
+
+async def read_place(prefs: ft.SharedPreferences) -> Place | None:
+    """Where this phone was, as its browser kept it (`keep_place`); None when it kept nothing, said something
+    this app did not write, or said nothing in time (the first draw never waits longer than `PLACE_WAIT`)."""
+    try:
+        said = await asyncio.wait_for(prefs.get(PLACE_KEY), PLACE_WAIT)
+    except (TimeoutError, RuntimeError, ValueError) as exc:   # no answer, or a client without the service
+        log.info("the phone's place was not read: %r", exc)
+        return None
+    return place_from(said)
+
+
+def place_from(said: object) -> Place | None:
+    """A place from what the browser kept ("<match id> 1": at its table), or None when it is not one."""
+    if not isinstance(said, str) or len(said) > 80:
+        return None
+    following, _, at = said.partition(" ")
+    if following and not (len(following) == 32 and all(c in "0123456789abcdef" for c in following)):
+        return None
+    return Place(following, at == "1")
+
+
+def said_of(place: Place) -> str:
+    """What the browser keeps for a place (`place_from` reads it back)."""
+    return f"{place.following} {int(place.at_table)}"
+
+
+def place_keeper(page: ft.Page) -> Callable[[Place], None]:
+    """How a phone keeps its place: in its own browser, without holding up the intent that moved it."""
+    def keep(place: Place) -> None:
+        async def write() -> None:
+            try:
+                await asyncio.wait_for(page_services(page)["prefs"].set(PLACE_KEY, said_of(place)), PLACE_WAIT)
+            except (TimeoutError, RuntimeError, ValueError) as exc:   # costs a tap on Continue, nothing more
+                log.info("the phone's place was not kept: %r", exc)
+
+        page.run_task(write)
+
+    return keep

@@ -76,7 +76,6 @@ class BrowserSession(ObservableSession):
 
     def __init__(self, kept_in: BrowserStore, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.keeps_place = True   # one phone: a reload or a restart comes back to its match and screen
         self.kept_in = kept_in
         """The storage whose flushes a redraw waits for (the page's; the screens see only the services)."""
         if kept_in.refused:
@@ -194,7 +193,7 @@ def run() -> None:
             return
         page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
         parts = bootstrap.build(store)
-        make_main(parts, options, browser_session(parts, store))(page)
+        await make_main(parts, options, browser_session(parts, store))(page)
         mark("py:main-done")
 
         async def after_start() -> None:

@@ -31,6 +31,31 @@ def test_live_xeri_taps_survive_a_page_reload_and_a_killed_app(app, server):
     assert app.text_of("xeris-0-value").strip().endswith("2")
 
 
+def test_each_phone_comes_back_to_its_own_table_when_the_laptops_app_is_started_again(phones, server):
+    anna = phones()
+    start_two_player_match(anna)
+    anna.tap("xeri-0")
+    chloe = phones()                     # another phone on the same laptop, another table
+    chloe.tap("new-match")
+    chloe.tap("confirm-other")           # the laptop's one match in play is not this phone's: keep both
+    chloe.type("name-0", "Chloe")
+    chloe.type("name-1", "Dimitris")
+    chloe.tap("start-match")
+    chloe.wait_id("end-hand")
+    server.restart(same_port=True)       # the laptop's app killed and started again: every session is gone
+    for phone, player in ((anna, "Anna"), (chloe, "Chloe")):
+        phone.reload()
+        assert phone.wait_any("continue-match", "end-hand", timeout=60_000) == "end-hand"   # at its table
+        assert player in phone.text_of("total-0")
+    assert "now 1" in anna.text_of("xeri-0")
+    chloe.tap("back")                    # at home when the page goes: it opens at home, following its match
+    chloe.wait_id("continue-match")
+    chloe.reload()
+    chloe.wait_id("continue-match")
+    chloe.tap("continue-match")
+    assert "Chloe" in chloe.text_of("total-0")
+
+
 def test_the_saved_hand_is_named_for_a_moment_then_the_strip_makes_way(app):
     from tests.app_server import FLASH_SECONDS
 

@@ -1,7 +1,7 @@
 """A group is many tables (#24): every match in play has its own place on home and in the history, one tap
 follows it, and a new match never stops another table's match, in the view models without a page."""
 
-from companion.ui.viewmodel import AppModel, Screen, Session
+from companion.ui.viewmodel import AppModel, Place, Screen, Session
 from tests.flows import start_two_player_match
 from tests.screens import ScreenPhone
 
@@ -125,44 +125,100 @@ def test_a_match_stopped_on_another_phone_is_said_on_every_phone_that_follows_it
     assert b.session.notice.text.startswith("Another phone stopped the match Anna · Ben (16 : 9, 1 hand played)")
 
 
-def phone_of_its_own(services) -> AppModel:
-    """A phone of its own (the browser build): it keeps its place across a reload or a restart."""
-    session = Session(services)
-    session.keeps_place = True
-    return AppModel(services, session=session)
+class Browser:
+    """A phone's browser: where the page keeps the phone's place (`ui.app.place_keeper`), read back as it opens."""
+
+    def __init__(self) -> None:
+        self.kept: list[Place] = []
+
+    def open(self, services) -> AppModel:
+        session = Session(services)
+        session.place, session.keep_place = (self.kept[-1] if self.kept else None), self.kept.append
+        return AppModel(services, session=session)
+
+
+def phone_of_its_own(services, browser: Browser) -> AppModel:
+    """A phone whose browser keeps its place across a reload or the app started again (every front door's)."""
+    return browser.open(services)
 
 
 def test_a_phone_of_its_own_comes_back_to_the_match_and_screen_it_was_on(services):
-    a = phone_of_its_own(services)
+    browser = Browser()
+    a = phone_of_its_own(services, browser)
     start(a)
     enter(a)
     mine = a.scoreboard.record.id
-    other = phone_of_its_own(services)                   # another table's match, started after it
+    other = phone_of_its_own(services, browser)          # another table's match, started after it
     other.setup.open()
     other.choose_other()
     for i, name in enumerate(("Chloe", "Dimitris")):
         other.setup.set_name(i, name)
     other.setup.start()
-    again = phone_of_its_own(services)                   # the page reloaded: the last place kept was other's
+    again = phone_of_its_own(services, browser)          # the page reloaded: the last place kept was other's
     assert again.screen is Screen.SCOREBOARD and again.scoreboard.record.id == other.scoreboard.record.id
-    a.scoreboard.follow(mine)                            # A follows its own match again, and is reloaded
-    again = phone_of_its_own(services)
+    again.scoreboard.follow(mine)                        # it follows A's match again, and is reloaded
+    again = phone_of_its_own(services, browser)
     assert again.screen is Screen.SCOREBOARD and again.scoreboard.record.id == mine
     again.home()                                         # at home when it closed: it opens at home, following it
-    again = phone_of_its_own(services)
+    again = phone_of_its_own(services, browser)
     assert again.screen is Screen.HOME and again.scoreboard.record.id == mine
 
 
 def test_a_place_whose_match_was_stopped_meanwhile_opens_at_home(services):
-    a = phone_of_its_own(services)
+    browser = Browser()
+    a = phone_of_its_own(services, browser)
     start(a)
     a.scoreboard.ask_abandon()
     a.confirm()
-    again = phone_of_its_own(services)
+    again = phone_of_its_own(services, browser)
     assert again.screen is Screen.HOME
 
 
-def test_the_served_apps_phones_keep_no_place_in_the_shared_settings(services):
-    a = AppModel(services)
+def test_each_phone_keeps_its_own_place_in_its_own_browser_never_in_the_shared_settings(services):
+    mine, theirs = Browser(), Browser()        # two phones on one laptop's app
+    a = phone_of_its_own(services, mine)
     start(a)
-    assert "following" not in services.library.settings()
+    b = phone_of_its_own(services, theirs)
+    b.setup.open()
+    b.choose_other()
+    for i, name in enumerate(("Chloe", "Dimitris")):
+        b.setup.set_name(i, name)
+    b.setup.start()
+    assert "following" not in services.library.settings() and "at_table" not in services.library.settings()
+    # The laptop's app started again: each phone opens where it was, at its own table.
+    again_a, again_b = phone_of_its_own(services, mine), phone_of_its_own(services, theirs)
+    assert again_a.screen is again_b.screen is Screen.SCOREBOARD
+    assert again_a.scoreboard.record.id == a.scoreboard.record.id != again_b.scoreboard.record.id
+    assert again_b.scoreboard.record.id == b.scoreboard.record.id
+
+
+def test_a_place_reads_back_as_kept_and_anything_else_the_browser_says_is_no_place():
+    from companion.ui.app import place_from, said_of
+
+    for place in (Place("ab" * 16, True), Place("ab" * 16, False), Place()):
+        assert place_from(said_of(place)) == place
+    for said in (None, 3, ["x"], "not-an-id 1", "AB" * 16 + " 1", "ab" * 16 + " 1" + " " * 80):
+        assert place_from(said) is None
+
+
+def test_a_browser_that_says_nothing_in_time_or_refuses_opens_at_home(monkeypatch):
+    import asyncio
+
+    from companion.ui import app as ui_app
+
+    class Silent:
+        async def get(self, key):
+            await asyncio.sleep(3600)
+
+    class Refusing:
+        async def get(self, key):
+            raise RuntimeError("no SharedPreferences on this client")
+
+    class Kept:
+        async def get(self, key):
+            return {ui_app.PLACE_KEY: "ab" * 16 + " 1"}.get(key)
+
+    monkeypatch.setattr(ui_app, "PLACE_WAIT", 0.01)
+    assert asyncio.run(ui_app.read_place(Silent())) is None       # the first draw never waits long
+    assert asyncio.run(ui_app.read_place(Refusing())) is None
+    assert asyncio.run(ui_app.read_place(Kept())) == Place("ab" * 16, True)

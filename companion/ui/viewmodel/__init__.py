@@ -6,7 +6,7 @@ from ...engine.live import TapKind
 from ...net.access import Access, TableInfo
 from .app import AppModel
 from .entry import TIE
-from .session import Detail, Notice, Question, Screen, Session, Tone, intent
+from .session import Detail, Notice, Place, Question, Screen, Session, Tone, intent
 
-__all__ = ["Access", "AppModel", "Detail", "Notice", "Question", "Screen", "Session", "TableInfo", "TapKind", "TIE",
-           "Tone", "intent"]
+__all__ = ["Access", "AppModel", "Detail", "Notice", "Place", "Question", "Screen", "Session", "TableInfo", "TapKind",
+           "TIE", "Tone", "intent"]

@@ -7,12 +7,12 @@ from typing import cast
 
 from ...history.cache import HistoryCache
 from ...net.access import Access, normalise
-from ...service import Services, StorageError
+from ...service import Services
 from .entry import EntryModel
 from .history import HistoryModel
 from .player import PlayerModel
 from .record import RecordModel
-from .session import Detail, Notice, Screen, Session, Tone, ViewModel, intent
+from .session import Detail, Notice, Place, Screen, Session, Tone, ViewModel, intent
 from .settings import RulesModel, SettingsModel
 from .sync import SyncModel
 from .setup import SetupModel
@@ -41,25 +41,23 @@ class AppModel(ViewModel):
         self.settings = SettingsModel(self.session, self)
         self.rules = RulesModel(self.session, self)
         self.sync = SyncModel(self.session, self)
-        if self.session.keeps_place:
-            self.session.after_intent = self.keep_place
+        self.session.after_intent = self.keep_place
 
     @property
     def screen(self) -> Screen:
         return self.session.screen
 
     def keep_place(self) -> None:
-        """On a phone of its own: where it is (the match it follows, whether at its table), kept in the device's
-        settings when it changed, so a reload or a restart comes back there (`ScoreboardModel._kept_place`)."""
-        record = self.scoreboard.record
-        place = (record.id if record is not None else "", self.screen in (Screen.SCOREBOARD, Screen.ENTRY))
-        settings = self.services.library.settings()
-        if place == (settings.get("following", ""), settings.get("at_table", False)):
+        """Where this phone is (the match it follows, whether at its table), kept in its own browser when it
+        changed, so a reload or the app started again brings it back there (`ScoreboardModel._kept_place`)."""
+        keep = self.session.keep_place
+        if keep is None:
             return
-        try:
-            self.services.library.update_settings(following=place[0], at_table=place[1])
-        except StorageError as exc:   # a place not kept costs a tap on Continue, nothing more; said in the log
-            log.info("the phone's place was not kept: %s", exc)
+        record = self.scoreboard.record
+        place = Place(record.id if record is not None else "", self.screen in (Screen.SCOREBOARD, Screen.ENTRY))
+        if place != (self.session.place or Place()):
+            self.session.place = place
+            keep(place)
 
     def names_shown(self):
         """Every name a screen of this phone may show: known players, the names being typed, the sides of

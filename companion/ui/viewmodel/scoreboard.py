@@ -57,21 +57,18 @@ class ScoreboardModel(ViewModel):
         session.on_home.append(self._forget_view)
 
     def _kept_place(self) -> MatchRecord | None:
-        """On a phone of its own (`Session.keeps_place`): the match it followed when it was last used, while that
-        is still in play, and its scoreboard when it was at the table (a reload or a restart comes back there)."""
-        if not self.session.keeps_place:
-            return None
-        settings = self.services.library.settings()
-        following = settings.get("following")
-        if not following:
+        """Where this phone was (`Session.place`): the match it followed when it was last used, while that is
+        still in play, and its scoreboard when it was at the table (a reload or a restart comes back there)."""
+        place = self.session.place
+        if place is None or not place.following:
             return None
         try:
-            record = self.services.table.get(following)
+            record = self.services.table.get(place.following)
         except (NoSuchMatch, DamagedMatch):
             return None
         if record.abandoned or self.services.table.standing(record).is_over:
             return None
-        if settings.get("at_table"):
+        if place.at_table:
             self.session.trail, self.session.screen = [Screen.HOME], Screen.SCOREBOARD
         return record
 

@@ -46,6 +46,16 @@ class Tone(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class Place:
+    """Where a phone is: the match it follows (its id, or "") and whether it is at that match's table (the
+    scoreboard or the hand's entry). Kept in the phone's own browser (`ui.app`), so a reload, or the laptop's
+    app started again, brings that phone back there, and each phone its own."""
+
+    following: str = ""
+    at_table: bool = False
+
+
+@dataclass(frozen=True)
 class Notice:
     """A sentence for the person holding the phone."""
 
@@ -191,10 +201,12 @@ class Session:
         """How syncing goes (`sync.runner.Status`), when the page has a runner to ask."""
         self.sync_seen: Any = None
         """The runner's status the Sync screen last drew (set by the page as it changes: a redraw)."""
-        self.keeps_place = False
-        """Whether this device remembers where its one phone was (the match it follows, and whether at the table)
-        and starts there: the browser build, a phone of its own. The served app's phones each have Flet's session,
-        which a reload returns to."""
+        self.place: Place | None = None
+        """Where this phone was when it was last used, read from its browser as the page opened (None: a phone
+        that keeps no place, or said nothing in time). The scoreboard starts there (`ScoreboardModel`)."""
+        self.keep_place: Callable[[Place], None] | None = None
+        """How the phone keeps where it is now, in its own browser (set by the page; None without one). Called
+        at the end of an intent that moved it (`AppModel.keep_place`)."""
         self.after_intent: Callable[[], None] | None = None
         """Run at the end of each outermost intent, before the page is told (the place kept, in the same flush)."""
         self.copy_text: Callable[[str, str, str], None] | None = None
