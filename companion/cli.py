@@ -1,5 +1,5 @@
 """The command line: with no command it runs the app; `score FILE` prints a match file's sheet;
-`export` and `import` back up and restore the history."""
+`export` and `import` back up and restore the history; `sync` syncs once; `ratings` prints the leaderboard."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -246,6 +247,74 @@ def sync_command(server: str | None, forget: bool, lang: str = "en") -> int:
         return 0
 
 
+def season_of(said: str, today: date):
+    """The season `--season` names: month, quarter, year, all, or FROM:TO (ISO dates, TO included); ValueError
+    otherwise."""
+    from .history.ratings import Season
+
+    named = {"month": Season.month, "quarter": Season.quarter, "year": Season.year}
+    if said in named:
+        return named[said](today)
+    if said == "all":
+        return Season()
+    start, sep, end = said.partition(":")
+    if not sep:
+        raise ValueError(said)
+    return Season(date.fromisoformat(start) if start else None,
+                  date.fromisoformat(end) + timedelta(days=1) if end else None)
+
+
+def ratings_command(season: str, rules: str | None, table: str | None, as_json: bool, lang: str = "en") -> int:
+    """`ratings`: the group's leaderboard for a season (docs/ratings.md), from this device's history."""
+    from . import bootstrap
+    from .history.ratings import PROVISIONAL_MATCHES, Filter, leaderboard
+    from .history.scored import player_names
+    from .service import StorageError
+
+    tr = Translator(lang)
+    now = datetime.now(UTC)
+    try:
+        chosen = season_of(season, now.date())
+    except ValueError:
+        print(tr("cli.ratings.bad_season", option="--season", value=season, choices="month, quarter, year, all",
+                 example="2026-01-01:2026-03-31"), file=sys.stderr)
+        return 2
+    try:
+        parts = bootstrap.build(bootstrap.open_folder(read_only=True))   # only reads, beside a running app
+    except StorageError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    with parts:
+        history = parts.history.scored(parts.services.library)
+    board = leaderboard(history, now, Filter(chosen, rules, table))
+    names = player_names(history)
+    if as_json:
+        print(json.dumps({"season": {"from": chosen.start.isoformat() if chosen.start else None,
+                                     "until": chosen.end.isoformat() if chosen.end else None},
+                          "rules": rules, "table": table, "matches": board.matches,
+                          "players": [{"name": names.get(p.player_id, p.player_id), "rating": round(p.rating, 1),
+                                       "mu": p.mu, "sigma": p.sigma, "matches": p.matches, "wins": p.wins,
+                                       "provisional": p.provisional, "week_change": p.week_change,
+                                       "form": list(p.form)} for p in board.players]}, ensure_ascii=False))
+        return 0
+    print(tr.n("cli.ratings.title", board.matches))
+    if not board.players:
+        print(tr("cli.ratings.none"))
+        return 0
+    for place, p in enumerate(board.players, start=1):
+        line = tr("cli.ratings.line", place=place, name=names.get(p.player_id, p.player_id),
+                  rating=tr.decimal(p.rating, 0), matches=tr.n("cli.ratings.matches", p.matches),
+                  wins=tr.n("cli.ratings.wins", p.wins))
+        if p.week_change is not None and round(p.week_change):
+            line += tr("cli.ratings.week", change=f"{round(p.week_change):+d}")
+        if p.provisional:
+            line += tr("cli.ratings.provisional")
+        print(line)
+    if any(p.provisional for p in board.players):
+        print(tr.n("cli.ratings.provisional_note", PROVISIONAL_MATCHES))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m companion",
@@ -286,6 +355,16 @@ def build_parser() -> argparse.ArgumentParser:
                       help="leave the group: forget its address and password (the matches stay)")
     sync.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
                       help=f"the language of what it says: {languages}; default {spoken}")
+    ratings = sub.add_parser("ratings", help="print the group's skill ratings for a season",
+                             description="Rank the players by skill (openskill's conservative μ − 3σ) over the "
+                                         "matches finished in a season (docs/ratings.md).")
+    ratings.add_argument("--season", default="all", metavar="SEASON",
+                         help="month, quarter, year (this one), all (the default), or FROM:TO as ISO dates")
+    ratings.add_argument("--rules", choices=preset_names(), help="only matches played under these rules")
+    ratings.add_argument("--table", choices=("2", "3", "4", "2x2"), help="only matches of this table size")
+    ratings.add_argument("--json", action="store_true", help="print one JSON object")
+    ratings.add_argument("--lang", choices=list(LANGUAGES), default=spoken, metavar="LANG",
+                         help=f"the language of what it says: {languages}; default {spoken}")
     return parser
 
 
@@ -299,6 +378,9 @@ def main(argv: list[str] | None = None) -> int:
         logs.configure(command=True)   # what the storage notes meanwhile is for XERI_DEBUG=1
     if args.command == "score":
         return finish_output(lambda: score_command(args.file, args.json, args.rules, args.lang), args.lang)
+    if args.command == "ratings":
+        return finish_output(lambda: ratings_command(args.season, args.rules, args.table, args.json, args.lang),
+                             args.lang)
     if args.command == "sync":
         return finish_output(lambda: sync_command(args.server, args.forget, args.lang), args.lang)
     if args.command in ("export", "import"):

@@ -69,3 +69,44 @@ def seed_history(folder: Path) -> Seeded:
         return seeded
     finally:
         store.close()
+
+
+SEASON_PLAYERS = ("Anna", "Ben", "Chloe", "Dimitris", "Eleni", "Κωνσταντίνος")
+"""A club: each player's chance to take a hand from a weaker one grows with the place in this order's reverse."""
+
+
+def seed_season(folder: Path, matches: int = 40, days: int = 80, seed: int = 7) -> None:
+    """A club's season in `folder`: `matches` one-hand classic matches and a few partnerships between
+    `SEASON_PLAYERS` over the last `days` days (the stronger player wins more often), for the leaderboard."""
+    import random
+    from datetime import UTC, datetime, timedelta
+
+    from companion.service import Services
+
+    rng = random.Random(seed)
+    skill = {name: len(SEASON_PLAYERS) - i for i, name in enumerate(SEASON_PLAYERS)}
+    start = datetime.now(UTC) - timedelta(days=days)
+    when = [start + timedelta(days=days * k / matches, hours=20) for k in range(matches)]
+    step = iter(when)
+    clock_now = [start]
+
+    def clock() -> str:
+        return clock_now[0].isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    with Store(folder) as store:
+        table = Services.over(store, clock=clock).table
+        for k in range(matches):
+            clock_now[0] = next(step)
+            if k % 8 == 7:
+                four = rng.sample(SEASON_PLAYERS, 4)
+                sides = [Side(f"{four[0]} & {four[1]}", (four[0], four[1])), Side(f"{four[2]} & {four[3]}", (four[2], four[3]))]
+                first = skill[four[0]] + skill[four[1]] + rng.random() * 6 > skill[four[2]] + skill[four[3]] + 3
+                rules = preset("partnership")
+            else:
+                a, b = rng.sample(SEASON_PLAYERS, 2)
+                sides = [Side(a), Side(b)]
+                first = skill[a] + rng.random() * 6 > skill[b] + 3
+                rules = preset("classic")
+            entry = hand(13, 0, 1, xeris=(rng.randrange(0, 3), 0)) if first else \
+                hand(4, 1, 0, xeris=(0, rng.randrange(0, 3)), cards=(20, 32))
+            table.start(Match(rules=rules, sides=tuple(sides), goal=Goal(hands=1), hands=(entry,)))

@@ -10,31 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import HandEntry, Match, Side
-from companion.formats.presets import preset
 from companion.storage import Store
 from tests.formats.zips import MiB, many_entries, shared_entries
 from tests.disks import needs_a_disk_to_fill, on_full_disk, on_read_only_folder
-from tests.play import play
+from tests.play import cli as run, finished_match
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(data: Path, *args: str) -> subprocess.CompletedProcess:
-    """The command line on a machine without a locale (it speaks English unless told `--lang`)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "LANGUAGE"}
-    env.update(XERI_DATA_DIR=str(data), PYTHONIOENCODING="utf-8", LANG="C.UTF-8")
-    return subprocess.run([sys.executable, "-m", "companion", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
-
-
-def finished_match(store: Store, a: str, b: str) -> str:
-    rules = preset("classic")
-    match = Match.new(rules, [Side(a), Side(b)], rules.goal.__class__(hands=1))
-    record = play(store).start(match)
-    play(store).record_hand(record.id, HandEntry(xeris=(1, 0), jack_xeris=(0, 0), most_cards=0, counting=(12, 8),
-                                           ten_of_diamonds=0, two=1))
-    return record.id
 
 
 def test_export_then_import_on_another_device_skips_what_is_already_there(tmp_path):

@@ -7,6 +7,9 @@ import logging
 import threading
 from typing import Any
 
+from datetime import datetime
+
+from .ratings import Filter, Leaderboard, RatingBook
 from .stats import ScoredMatch, score_history, score_record
 
 log = logging.getLogger(__name__)
@@ -21,6 +24,9 @@ class HistoryCache:
         self._scored: dict[str, tuple[str, ScoredMatch]] = {}
         self._key: tuple = ()
         self._result: tuple[ScoredMatch, ...] = ()
+        self._books: dict[Filter, RatingBook] = {}
+        """The ratings of each filter asked for, kept between calls (a new match costs one update)."""
+        self._books_lock = threading.Lock()
 
     def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
         """The scored history of `library` (the service's `Library`), oldest first."""
@@ -38,6 +44,18 @@ class HistoryCache:
         with self._lock:
             self._scored, self._key, self._result = fresh, key, result
         return result
+
+    def leaderboard(self, library: Any, filter: Filter, now: datetime) -> Leaderboard:
+        """The leaderboard of `filter` over `library`'s history, brought up to date from the last one asked."""
+        history = self.scored(library)
+        with self._books_lock:
+            book = self._books.get(filter)
+            if book is None:
+                if len(self._books) >= 16:          # a few seasons and filters at a time, not every one ever asked
+                    self._books.pop(next(iter(self._books)))
+                book = self._books[filter] = RatingBook(filter)
+            book.update(history)
+            return book.leaderboard(now)
 
     def warm(self, library: Any) -> None:
         """Score the history now, so the first player page opens at once."""

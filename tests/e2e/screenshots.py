@@ -220,8 +220,28 @@ def conflict(app: Driver, shot) -> None:
     shot("conflict")
 
 
+def see_whole(app: Driver, ident: str) -> None:
+    """Scrolled to `ident` and a little further: a control cut by the bottom edge has a box a few pixels high
+    that counts as on screen (`Driver.scroll_to`); then the drawing after the wheel's scroll eased out."""
+    app.scroll_to(ident)
+    app.page.mouse.wheel(0, 240)
+    app.page.wait_for_timeout(800)
+
+
+def ratings(app: Driver, shot) -> None:
+    """A club's season: the leaderboard with its records, and the leader's page at the rating chart."""
+    app.tap("open-ratings")
+    app.wait_id("rating-1")
+    shot("leaderboard")
+    see_whole(app, "honour-longest_winning_streak")
+    shot("leaderboard-records")
+    app.tap("rating-1")
+    see_whole(app, "rating-move-0")
+    shot("player-rating")
+
+
 def main(only: list[str]) -> int:
-    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `tables`, `conflict`, `korean`, `turkish`, or a
+    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `tables`, `conflict`, `ratings`, `korean`, `turkish`, or a
     table size such as `844x390`)."""
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
@@ -234,7 +254,7 @@ def main(only: list[str]) -> int:
         runs = [("whole", 390, 844, "light")] + [("table", w, h, scheme) for w, h in TABLE_SIZES
                                                  for scheme in ("light", "dark")]
         runs += [("sync", w, h, scheme) for w, h in TABLE_SIZES[:3] for scheme in ("light", "dark")]
-        runs += [(kind, w, h, scheme) for kind in ("tables", "conflict") for w, h in TABLE_SIZES
+        runs += [(kind, w, h, scheme) for kind in ("tables", "conflict", "ratings") for w, h in TABLE_SIZES
                  for scheme in ("light", "dark")]
         runs += [("korean", 390, 844, "light"), ("korean", 390, 844, "dark"), ("turkish", 390, 844, "light")]
         runs = [run for run in runs if not only or run[0] in only or f"{run[1]}x{run[2]}" in only]
@@ -243,6 +263,10 @@ def main(only: list[str]) -> int:
             with tempfile.TemporaryDirectory() as tmp:
                 if kind == "conflict":
                     saved_apart(Path(tmp) / "data")
+                if kind == "ratings":
+                    from tests.seed import seed_season
+
+                    seed_season(Path(tmp) / "data")
                 server = AppServer(Path(tmp) / "data").start()
                 try:
                     context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
@@ -255,7 +279,8 @@ def main(only: list[str]) -> int:
                         file = {"whole": f"{name}.png", "table": f"{width}x{height}-{scheme}-{name}.png",
                                 "sync": f"{width}x{height}-{scheme}-{name}.png",
                                 "tables": f"{width}x{height}-{scheme}-{name}.png",
-                                "conflict": f"{width}x{height}-{scheme}-{name}.png"}.get(
+                                "conflict": f"{width}x{height}-{scheme}-{name}.png",
+                                "ratings": f"{width}x{height}-{scheme}-{name}.png"}.get(
                             kind, f"{kind}-{scheme}-{name}.png")
                         app.screenshot(OUT / file)
                         print(f"docs/screenshots/{file}")
@@ -272,6 +297,8 @@ def main(only: list[str]) -> int:
                         many_tables(app, shot)
                     elif kind == "conflict":
                         conflict(app, shot)
+                    elif kind == "ratings":
+                        ratings(app, shot)
                     else:
                         table_screens(app, shot)
                     context.close()

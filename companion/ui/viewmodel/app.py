@@ -11,6 +11,7 @@ from ...service import Services
 from .entry import EntryModel
 from .history import HistoryModel
 from .player import PlayerModel
+from .ratings import RatingsModel
 from .record import RecordModel
 from .session import Detail, Notice, Place, Screen, Session, Tone, ViewModel, intent
 from .settings import RulesModel, SettingsModel
@@ -38,6 +39,7 @@ class AppModel(ViewModel):
         self.history = HistoryModel(self.session, self)
         self.record = RecordModel(self.session, self)
         self.player = PlayerModel(self.session, self)
+        self.ratings = RatingsModel(self.session, self)
         self.settings = SettingsModel(self.session, self)
         self.rules = RulesModel(self.session, self)
         self.sync = SyncModel(self.session, self)

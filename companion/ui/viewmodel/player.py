@@ -4,11 +4,16 @@ head and partners. Worked out off the page's event loop: a cold history can take
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 
 from ...history.stats import (HandPoints, MonthWins, head_to_head, partnerships, player_names, player_stats,
                               points_per_hand_series, wins_per_month)
+from ...history.ratings import Filter
+from .ratings import MoveRow, move_row
 from .session import Screen, Session, ViewModel, intent
+
+MOVES_SHOWN = 10
+"""The latest matches a player's page says moved the rating."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,12 @@ class PlayerPage:
     """Each month of `months` as the language names it (`Nov 2026`)."""
     team_note: str | None = None
     """Said under the figures when some are a partnership's (the team's, not the player's own)."""
+    ratings: tuple[float, ...] = ()
+    """The rating (all time) after each rated match, oldest first: its chart."""
+    moves: tuple[MoveRow, ...] = ()
+    """Why the rating moved: the latest matches, newest first."""
+    form: tuple[str, ...] = ()
+    """The last five results, oldest first."""
 
 
 class PlayerModel(ViewModel):
@@ -72,6 +83,7 @@ class PlayerModel(ViewModel):
         def per(x) -> str:
             return "–" if x is None else tr.decimal(x)
 
+        rated = self.session.history_cache.leaderboard(library, Filter(), datetime.now(UTC)).of(pid)
         team = st.in_partnership
         side = "player.team_" if team else "player."   # a partnership's hand figures are the team's: say so
         figures = [
@@ -88,6 +100,9 @@ class PlayerModel(ViewModel):
             Figure("stat-best", tr(side + "best_hand"), str(st.best_hand.points) if st.best_hand else "–"),
             Figure("stat-streak", tr("player.streak"), str(st.longest_streak)),
         ]
+        if rated is not None:
+            figures.insert(0, Figure("stat-rating", tr("player.rating_provisional" if rated.provisional else
+                                                       "player.rating"), tr.say(round(rated.rating))))
         if team:
             # The player's own beside the team's, so the two add up where the taps say who made each xeri.
             own = [Figure("stat-own-xeris", tr("player.own_xeris"),
@@ -112,5 +127,8 @@ class PlayerModel(ViewModel):
             if missing:   # the partners' own do not add up to the team's: say why, and by how much
                 all_team = st.team_xeris + st.team_jack_xeris
                 note += " " + tr.n("player.team_note_missing", missing, named=all_team - missing, team=all_team)
+        moves = rated.moves if rated is not None else ()
         return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand_series(scored, pid)), months, h2h,
-                               partners, labels, note)
+                               partners, labels, note, tuple(m.after for m in moves),
+                               tuple(move_row(tr, m, names) for m in reversed(moves[-MOVES_SHOWN:])),
+                               rated.form if rated is not None else ())

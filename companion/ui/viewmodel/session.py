@@ -34,6 +34,7 @@ class Screen(enum.StrEnum):
     HISTORY = "history"
     RECORD = "record"
     PLAYER = "player"
+    RATINGS = "ratings"
     SYNC = "sync"
     CONFLICT = "conflict"
 

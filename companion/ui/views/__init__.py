@@ -9,6 +9,7 @@ from ..viewmodel import AppModel, Screen
 from .entry import entry
 from .history import history_screen, player_screen, record_screen
 from .home import home
+from .ratings import ratings_screen
 from .memo import redraw
 from .scoreboard import scoreboard
 from .settings import rules_screen, settings_screen
@@ -25,6 +26,7 @@ SCREENS: dict[Screen, Callable[[AppModel], object]] = {
     Screen.HISTORY: history_screen,
     Screen.RECORD: record_screen,
     Screen.PLAYER: player_screen,
+    Screen.RATINGS: ratings_screen,
     Screen.SYNC: sync_screen,
     Screen.CONFLICT: conflict_screen,
 }

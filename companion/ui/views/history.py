@@ -11,6 +11,7 @@ from ..viewmodel import AppModel
 from .common import Frame, Status, watching
 from .home import history_row
 from .palette import palette
+from .ratings import form_marks
 from .scoreboard import score_sheet
 from .widgets import card, icon_button, labelled, pill, secondary, section, toggle
 from .sync import conflict_cards
@@ -72,12 +73,20 @@ def axes(max_x: int, max_y: float) -> dict:
     import flet_charts as fch
 
     step_y = nice_step(max_y)
+    step_x, end_x = x_axis(max_x)
     return dict(
         left_axis=fch.ChartAxis(label_size=40, label_spacing=step_y),
-        bottom_axis=fch.ChartAxis(label_size=28, label_spacing=max(1, nice_step(max_x, 8))),
+        bottom_axis=fch.ChartAxis(label_size=28, label_spacing=step_x),
         horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step_y),
-        min_x=0, max_x=max(1, max_x), min_y=0, max_y=step_y * (int(max_y // step_y) + 1),
+        min_x=0, max_x=end_x, min_y=0, max_y=step_y * (int(max_y // step_y) + 1),
     )
+
+
+def x_axis(count: int) -> tuple[int, int]:
+    """A bottom axis for `count` points: its label step, and its end at a whole step (the chart labels its end
+    too: "18" and "19" side by side would run into one another)."""
+    step = max(1, nice_step(count, 8))
+    return step, max(step, -(-count // step) * step)
 
 
 def totals_chart(vm: AppModel, series, side_names: list[str], height: int = 220) -> ft.Control:
@@ -173,6 +182,42 @@ def what_if_section(vm: AppModel) -> list[ft.Control]:
     return [section(tr("whatif.title"), *body, note=tr("whatif.note"))]
 
 
+def rating_parts(vm: AppModel, page) -> list[ft.Control]:
+    """A player's rating over time (all time, after each rated match), the form, and why it moved lately."""
+    import flet_charts as fch
+
+    tr = vm.tr
+    values = page.ratings
+    low, high = min(values), max(values)
+    step = nice_step(max(10.0, high - low))
+    bottom = step * (int(min(low, 1000) // step))
+    chart = fch.LineChart(
+        data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i + 1, v) for i, v in enumerate(values)],
+                                       color=ft.Colors.PRIMARY, stroke_width=2, point=len(values) < 40)],
+        left_axis=fch.ChartAxis(label_size=44, label_spacing=step),
+        bottom_axis=fch.ChartAxis(label_size=28, label_spacing=x_axis(len(values))[0]),
+        horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step),
+        min_x=0, max_x=x_axis(len(values))[1], min_y=bottom, max_y=step * (int(high // step) + 1), height=190,
+        expand=True)
+    parts: list[ft.Control] = [labelled(ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)),
+                                        "rating-chart", tr.n("player.rating_chart_said", len(values),
+                                                             first=tr.say(round(values[0])),
+                                                             last=tr.say(round(values[-1]))))]
+    if page.form:
+        parts.append(ft.Row([ft.Text(tr("player.form"), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
+                             form_marks(tr, page.form)], spacing=8))
+    if page.moves:
+        parts.append(ft.Text(tr("player.rating_moves"), size=14, weight=ft.FontWeight.W_700,
+                             color=ft.Colors.ON_SURFACE_VARIANT))
+        parts += [card(ft.Row([ft.Text(move.text, size=15, expand=True),
+                               ft.Text(move.change, size=16, weight=ft.FontWeight.W_700,
+                                       color=ft.Colors.PRIMARY if move.rising else ft.Colors.ERROR)]),
+                       padding=12, on_click=lambda _e=None, mid=move.match_id: vm.record.open(mid),
+                       ident=f"rating-move-{i}", label=f"{move.text}: {move.change}")
+                  for i, move in enumerate(page.moves)]
+    return parts
+
+
 def player_screen(vm: AppModel) -> Frame:
     import flet_charts as fch
 
@@ -191,6 +236,8 @@ def player_screen(vm: AppModel) -> Frame:
 
     out.append(ft.Row([figure(f) for f in page.figures], wrap=True, spacing=8, run_spacing=8,
                       alignment=ft.MainAxisAlignment.CENTER))
+    if page.ratings:
+        out.append(section(tr("player.rating_chart"), *rating_parts(vm, page)))
     if page.points:
         pts = page.points
         chart = fch.LineChart(

@@ -60,7 +60,8 @@ def home(vm: AppModel) -> Frame:
         body.append(primary(tr("home.new_match"), lambda: vm.setup.open(), "new-match", icon=ft.Icons.ADD))
     body.append(ft.Row([
         secondary(tr("nav.history"), lambda: vm.history.open(), "open-history", icon=ft.Icons.HISTORY, expand=True),
-        secondary(tr("nav.rules"), lambda: vm.rules.open(), "open-rules-button", icon=ft.Icons.MENU_BOOK, expand=True),
+        secondary(tr("nav.ratings"), lambda: vm.ratings.open(), "open-ratings", icon=ft.Icons.EMOJI_EVENTS,
+                  expand=True),
     ]))
     recent = vm.history.recent()
     if recent:

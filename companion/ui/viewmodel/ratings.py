@@ -1,0 +1,196 @@
+"""The group's table of honour: the leaderboard of a season (skill ratings, `history.ratings`), its filters, and
+the group's records. Worked out off the page's event loop, as a player's page is."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ...history.honours import Honour, honours
+from ...history.ratings import PROVISIONAL_MATCHES, TABLES, Filter, Leaderboard, Move, Season, table_of
+from ...history.stats import player_names
+from ...i18n.explain import join_names
+from .history import Choice
+from .session import Screen, Session, ViewModel, intent
+
+SEASONS = ("month", "quarter", "year", "all")
+"""The seasons a person picks from, shortest first."""
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    """One player's line on the leaderboard, in words."""
+
+    player_id: str
+    place: int
+    name: str
+    rating: str
+    """The shown rating, a whole number as the language writes it."""
+    detail: str
+    """"12 matches · 7 wins", and "provisional" when it is."""
+    change: str | None
+    """"+12 this week"; None when there is nothing to compare with or nothing changed."""
+    rising: bool
+    provisional: bool
+    form: tuple[str, ...]
+    """The last five results (`won`, `lost`, `drawn`), oldest first."""
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says of the row."""
+        return f"{self.place}. {self.name}, {self.rating}, {self.detail}" + (f", {self.change}" if self.change else "")
+
+
+@dataclass(frozen=True)
+class HonourRow:
+    """One of the group's records, in words, and the match it was set in."""
+
+    key: str
+    title: str
+    value: str
+    who: str
+    match_id: str
+
+
+@dataclass(frozen=True)
+class RatingsPage:
+    rows: tuple[RatingRow, ...]
+    counted: str
+    """"34 matches rated", or why none is."""
+    note: str | None
+    """Why some ratings are provisional, when some are."""
+    rules: tuple[str, ...]
+    """The rule sets of the history (for the filter)."""
+    tables: tuple[str, ...]
+    """The table sizes of the history (for the filter)."""
+    honours: tuple[HonourRow, ...] = ()
+    """The group's records over the same matches."""
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """Why a rating moved: one match, in words ("beat Anna (rated higher)", "+3.1"), and the match to open."""
+
+    match_id: str
+    text: str
+    change: str
+    rising: bool
+
+
+def move_row(tr, move: Move, names: dict[str, str]) -> MoveRow:
+    """A move in words: who was beaten or lost to, whether they were rated higher, and by how much."""
+    who = join_names([names.get(p, "?") for p in move.opponents], tr)
+    text = tr(f"ratings.move.{move.result}", names=who)
+    if move.opponents_rated != "level":
+        text = tr(f"ratings.move.rated_{move.opponents_rated}", move=text)
+    return MoveRow(move.match_id, text, signed(tr, move.change), move.change >= 0)
+
+
+def signed(tr, x: float) -> str:
+    """"+3.1", "−2.4": one decimal, the language's decimal mark, a real minus sign."""
+    text = tr.decimal(abs(x), 1)
+    return ("+" if x >= 0 else "−") + text
+
+
+class RatingsModel(ViewModel):
+    """The table of honour on screen: its season and filters, and the page worked out for them."""
+
+    def __init__(self, session: Session, app):
+        super().__init__(session)
+        self.app = app
+        self.season = "all"
+        self.rules: str | None = None
+        self.table: str | None = None
+        self.page: RatingsPage | None = None
+        """None while it is being worked out."""
+
+    def filter(self, now: datetime) -> Filter:
+        season = Season() if self.season == "all" else getattr(Season, self.season)(now.date())
+        return Filter(season, self.rules, self.table)
+
+    # --- intents -------------------------------------------------------------------------------------
+    @intent
+    def open(self) -> None:
+        self.session.go(Screen.RATINGS)
+        self._work_out()
+
+    @intent
+    def choose_season(self, key: str) -> None:
+        if key in SEASONS and key != self.season:
+            self.season = key
+            self._work_out()
+
+    @intent
+    def choose_rules(self, name: str) -> None:
+        self.rules = None if name == self.rules else name
+        self._work_out()
+
+    @intent
+    def choose_table(self, table: str) -> None:
+        self.table = None if table == self.table or table not in TABLES else table
+        self._work_out()
+
+    def _work_out(self) -> None:
+        self.page = None
+        wanted = (self.season, self.rules, self.table)
+        self.session.background(lambda: (wanted, self._work(datetime.now(UTC))), self._shown)
+
+    @intent(person=False)
+    def _shown(self, result) -> None:
+        wanted, page = result
+        if wanted == (self.season, self.rules, self.table):
+            self.page = page
+
+    # --- what the screen shows -----------------------------------------------------------------------
+    def season_choices(self) -> list[Choice]:
+        return [Choice(k, self.tr(f"ratings.season.{k}"), k == self.season) for k in SEASONS]
+
+    def rules_choices(self) -> list[Choice]:
+        names = self.page.rules if self.page else ()
+        return [Choice(n, self.tr(f"rules.{n}.title"), n == self.rules) for n in names]
+
+    def table_choices(self) -> list[Choice]:
+        tables = self.page.tables if self.page else ()
+        return [Choice(t, self.tr(f"ratings.table.{t}"), t == self.table) for t in tables]
+
+    def _work(self, now: datetime) -> RatingsPage:
+        tr, library = self.tr, self.services.library
+        history = self.session.history_cache.scored(library)
+        board: Leaderboard = self.session.history_cache.leaderboard(library, self.filter(now), now)
+        names = {**player_names(history), **{p.id: p.name for p in library.players()}}
+        rows = []
+        for place, p in enumerate(board.players, start=1):
+            detail = f"{tr.n('ratings.matches', p.matches)} · {tr.n('ratings.wins', p.wins)}"
+            if p.provisional:
+                detail += f" · {tr('ratings.provisional')}"
+            change = None
+            if p.week_change is not None and round(p.week_change):
+                sign = "+" if p.week_change > 0 else "−"
+                change = tr("ratings.week", change=f"{sign}{tr.say(abs(round(p.week_change)))}")
+            rows.append(RatingRow(p.player_id, place, names.get(p.player_id, "?"), tr.say(round(p.rating)), detail,
+                                  change, (p.week_change or 0) > 0, p.provisional, p.form))
+        chosen = self.filter(now)
+        found = honours([m for m in history if chosen.covers(m)])
+        rows_of_honour = tuple(self._honour_row(h, names) for h in found.items())
+        decided = [m for m in history if m.is_decided]
+        by_rules = {frozenset(m.record.id for m in decided if m.match.rules.name == r)
+                    for r in {m.match.rules.name for m in decided}}
+        counted = tr.n("ratings.counted", board.matches) if board.matches else tr("ratings.none")
+        note = tr.n("ratings.provisional_note", PROVISIONAL_MATCHES) if any(r.provisional for r in rows) else None
+        return RatingsPage(tuple(rows), counted, note,
+                           tuple(sorted({m.match.rules.name for m in decided})),
+                           tuple(t for t in TABLES if any(table_of(m) == t for m in decided)   # a table size that
+                                 and frozenset(m.record.id for m in decided if table_of(m) == t) not in by_rules),
+                           rows_of_honour)    # picks the same matches as a rule set is not offered twice
+
+    def _honour_row(self, h: Honour, names: dict[str, str]) -> HonourRow:
+        tr = self.tr
+        who = join_names([names.get(p, "?") for p in h.player_ids], tr)
+        try:
+            when = tr.month(datetime.fromisoformat(h.date.replace("Z", "+00:00")).date())
+        except ValueError:
+            when = ""
+        where = tr("ratings.honour.hand", n=h.hand) if h.hand is not None and h.kind.value != "biggest_comeback" else ""
+        return HonourRow(h.kind.value, tr(f"ratings.honour.{h.kind.value}"),
+                         tr.n(f"ratings.honour.{h.kind.value}.value", h.value),
+                         " · ".join(part for part in (who, where, when) if part), h.match_id)

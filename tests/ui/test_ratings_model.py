@@ -1,0 +1,88 @@
+"""The leaderboard and a player's rating on screen, said to the view models: who is where, why a rating moved,
+seasons and filters, and a match just finished counted the next time the leaderboard opens."""
+
+from __future__ import annotations
+
+from companion.ui.viewmodel import AppModel, Screen
+from tests.play import finished_match
+
+
+def number(shown: str) -> int:
+    return int("".join(c for c in shown if c.isdigit()))
+
+
+def test_the_leaderboard_ranks_by_skill_and_says_who_is_provisional(services, store):
+    for _ in range(5):
+        finished_match(store, "Anna", "Ben")
+    finished_match(store, "Chloe", "Ben")
+    app = AppModel(services)
+    app.ratings.open()
+    assert app.screen is Screen.RATINGS
+    page = app.ratings.page
+    assert [r.name for r in page.rows] == ["Anna", "Ben", "Chloe"]     # Chloe: one match, provisional, last
+    anna, chloe = page.rows[0], page.rows[2]
+    assert anna.detail == "5 matches · 5 wins" and not anna.provisional and anna.form == ("won",) * 5
+    assert chloe.detail == "1 match · 1 win · provisional" and number(chloe.rating) > number(page.rows[1].rating)
+    assert page.counted.startswith("6 matches rated") and page.note.startswith("Provisional: fewer than 5 matches")
+    assert anna.label.startswith("1. Anna, ")
+    assert [c.key for c in app.ratings.season_choices() if c.selected] == ["all"]
+
+
+def test_a_season_without_matches_says_so_and_a_filter_keeps_to_its_table(services, store):
+    finished_match(store, "Anna", "Ben")
+    app = AppModel(services)
+    app.ratings.open()
+    app.ratings.choose_table("2x2")                 # no partnership was played: nobody to rank
+    assert app.ratings.page.rows == ()
+    app.ratings.choose_table("2")
+    assert [r.name for r in app.ratings.page.rows] == ["Anna", "Ben"]
+    app.ratings.choose_season("month")              # the match finished now: this month has it
+    assert len(app.ratings.page.rows) == 2
+    app.ratings.choose_rules("greek-online")
+    assert app.ratings.page.rows == () and app.ratings.page.counted.startswith("No finished match")
+
+
+def test_a_players_page_shows_the_rating_over_time_and_why_it_moved(services, store):
+    finished_match(store, "Anna", "Ben")
+    finished_match(store, "Ben", "Anna")
+    last = finished_match(store, "Ben", "Chloe")
+    app = AppModel(services)
+    app.ratings.open()
+    ben = next(r for r in app.ratings.page.rows if r.name == "Ben")
+    app.player.open(ben.player_id)
+    page = app.player.page
+    assert page.figures[0].key == "stat-rating" and page.figures[0].label == "Rating (provisional)"
+    assert page.figures[0].value == ben.rating and len(page.ratings) == 3 and page.form == ("lost", "won", "won")
+    newest = page.moves[0]
+    assert newest.match_id == last and newest.text == "Beat Chloe (rated lower)" and newest.change.startswith("+")
+    assert page.moves[-1].text == "Lost to Anna" and page.moves[-1].change.startswith("−")
+    assert page.moves[1].text == "Beat Anna (rated higher)"     # Anna was above Ben after beating him
+
+
+def test_a_match_finished_since_counts_the_next_time_the_leaderboard_opens(services, store):
+    finished_match(store, "Anna", "Ben")
+    app = AppModel(services)
+    app.ratings.open()
+    assert app.ratings.page.counted.startswith("1 match rated")
+    finished_match(store, "Ben", "Anna")
+    app.home()
+    app.ratings.open()
+    assert app.ratings.page.counted.startswith("2 matches rated")
+    assert [r.form for r in app.ratings.page.rows] == [("won", "lost"), ("lost", "won")] or \
+        [r.form for r in app.ratings.page.rows] == [("lost", "won"), ("won", "lost")]
+
+
+def test_the_groups_records_are_listed_under_the_leaderboard_each_with_its_match(services, store):
+    for _ in range(3):
+        finished_match(store, "Anna", "Ben")
+    finished_match(store, "Ben", "Anna")
+    app = AppModel(services)
+    app.ratings.open()
+    found = {h.key: h for h in app.ratings.page.honours}
+    assert set(found) == {"highest_hand", "most_xeris_in_a_hand", "longest_winning_streak"}
+    streak = found["longest_winning_streak"]
+    assert (streak.title, streak.value) == ("Longest winning streak", "3 wins in a row")
+    assert streak.who.startswith("Anna · ")
+    assert found["most_xeris_in_a_hand"].value == "1 xeri" and "hand 1" in found["highest_hand"].who
+    app.record.open(streak.match_id)                 # a tap opens the match that set it
+    assert app.screen is Screen.RECORD
