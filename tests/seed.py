@@ -77,7 +77,8 @@ SEASON_PLAYERS = ("Anna", "Ben", "Chloe", "Dimitris", "Eleni", "Κωνσταντ
 
 def seed_season(folder: Path, matches: int = 40, days: int = 80, seed: int = 7) -> None:
     """A club's season in `folder`: `matches` one-hand classic matches and a few partnerships between
-    `SEASON_PLAYERS` over the last `days` days (the stronger player wins more often), for the leaderboard."""
+    `SEASON_PLAYERS` over the last `days` days, the last three tonight (the stronger player wins more often),
+    for the leaderboard and the evening on Home."""
     import random
     from datetime import UTC, datetime, timedelta
 
@@ -86,7 +87,8 @@ def seed_season(folder: Path, matches: int = 40, days: int = 80, seed: int = 7) 
     rng = random.Random(seed)
     skill = {name: len(SEASON_PLAYERS) - i for i, name in enumerate(SEASON_PLAYERS)}
     start = datetime.now(UTC) - timedelta(days=days)
-    when = [start + timedelta(days=days * k / matches, hours=20) for k in range(matches)]
+    when = [start + timedelta(days=days * k / matches, hours=20) for k in range(matches - 3)]
+    when += [datetime.now(UTC) - timedelta(hours=3 - k) for k in range(3)]     # tonight: the evening on Home
     step = iter(when)
     clock_now = [start]
 

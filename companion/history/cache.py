@@ -5,14 +5,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
-from typing import Any
+from typing import Any, TypeVar
 
+from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from .ratings import Filter, Leaderboard, RatingBook
 from .stats import ScoredMatch, score_history, score_record
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class HistoryCache:
@@ -47,7 +49,20 @@ class HistoryCache:
 
     def leaderboard(self, library: Any, filter: Filter, now: datetime) -> Leaderboard:
         """The leaderboard of `filter` over `library`'s history, brought up to date from the last one asked."""
-        history = self.scored(library)
+        return self._with_book(filter, self.scored(library), lambda book: book.leaderboard(now))
+
+    def changes_if_warm(self, library: Any, match_ids: Iterable[str]) -> dict[str, float] | None:
+        """How far these matches moved their players' all-time ratings; None while the history is not scored
+        yet (it is being warmed up: asked on a screen that must not wait for it)."""
+        wanted = [s for s in library.matches() if s.is_history]
+        with self._lock:
+            if tuple((s.id, s.updated) for s in wanted) != self._key:
+                return None
+            history = self._result
+        return self._with_book(Filter(), history, lambda book: book.changes(match_ids))
+
+    def _with_book(self, filter: Filter, history: tuple[ScoredMatch, ...], use: Callable[[RatingBook], T]) -> T:
+        """`use` of the filter's book brought up to `history`, while no other session changes it."""
         with self._books_lock:
             book = self._books.get(filter)
             if book is None:
@@ -55,12 +70,12 @@ class HistoryCache:
                     self._books.pop(next(iter(self._books)))
                 book = self._books[filter] = RatingBook(filter)
             book.update(history)
-            return book.leaderboard(now)
+            return use(book)
 
     def warm(self, library: Any) -> None:
         """Score the history now, so the first player page opens at once."""
         try:
-            self.scored(library)
+            self._with_book(Filter(), self.scored(library), lambda book: None)   # the all-time ratings too
         except Exception:  # a warm-up is only a head start: the page reads what it needs itself
             log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)
 
@@ -78,6 +93,8 @@ class HistoryCache:
                     with self._lock:
                         self._scored[summary.id] = (summary.updated, scored)
                 await asyncio.sleep(0)
-            self.scored(library)  # every match is scored by now: this only adds them up
+            history = self.scored(library)  # every match is scored by now: this only adds them up
+            await asyncio.sleep(0)
+            self._with_book(Filter(), history, lambda book: None)
         except Exception:  # only a head start, as `warm`
             log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)

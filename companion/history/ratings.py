@@ -254,6 +254,16 @@ class RatingBook:
             self._effects.append(_rate(matches[index], self._ratings))
         self._keys = keys
 
+    def changes(self, match_ids: Iterable[str]) -> dict[str, float]:
+        """How far these matches moved each of their players' shown ratings, added up (as of the last `update`;
+        a match not rated is left out)."""
+        wanted, out = set(match_ids), dict[str, float]()
+        for effect in self._effects:
+            if effect.match_id in wanted:
+                for player, _, _, mu0, s0, mu1, s1 in effect.lines:
+                    out[player] = out.get(player, 0.0) + shown(mu1, s1) - shown(mu0, s0)
+        return out
+
     def leaderboard(self, now: datetime) -> Leaderboard:
         """The leaderboard as of the last `update`; `now` for the change since a week before."""
         week_ago = now - timedelta(days=7)

@@ -135,6 +135,7 @@ class PageAdapter:
             session.write_later = self.write_later
         session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
         session.page_actions = {"share": self.share, "share_sheet": self.share_sheet,
+                                "share_evening": self.share_evening,
                                 "import": self.pick_and_import, "join": self.join}
         session.copy_text = self.copy
         page.on_resize = self.measure
@@ -345,8 +346,17 @@ class PageAdapter:
     # --- what the device does --------------------------------------------------------------------------
     async def share(self) -> None:
         """A short result for a chat (the full sheet is `share_sheet`); the clipboard where sharing is not."""
+        await self.share_text(self.vm.scoreboard.result_text())
+
+    async def share_evening(self) -> None:
+        """The evening's card as text for the group's chat."""
+        card = self.vm.ratings.evening_card()
+        if card is not None:
+            await self.share_text(card.text)
+
+    async def share_text(self, text: str) -> None:
+        """`text` to the phone's share sheet; the clipboard where sharing is not; said in words either way."""
         found = page_services(self.page)
-        text = self.vm.scoreboard.result_text()
         try:
             await found["share"].share_text(text, subject=self.vm.tr("app.title"))
             self.session.say("notice.shared")

@@ -62,14 +62,17 @@ async function dropSnapshot(build) {
     try { await (await caches.open("xeri-" + build)).delete(snapshotKey(build)); } catch (e) {}
 }
 
-// The archive is not unpacked: Python imports from it. Only msgpack is extracted (a C extension must
-// be a file of its own); the app's data is read with importlib.resources, from the zip.
+// The archive is not unpacked: Python imports from it. Only msgpack and Babel are extracted (a C extension
+// must be a file of its own; Babel lists and opens its CLDR data by path, next to its own modules: from
+// the zip every number it formats failed, "Not a directory"); the app's data is read with
+// importlib.resources, from the zip. The extracted folder comes first on sys.path.
 const APP_ZIP = "/home/pyodide/app.zip";
 const APP_PATHS = `
 import sys, zipfile
 _z = "${APP_ZIP}"
 with zipfile.ZipFile(_z) as _f:
-    _f.extractall("/home/pyodide", [n for n in _f.namelist() if n.startswith("__pypackages__/msgpack/")])
+    _f.extractall("/home/pyodide", [n for n in _f.namelist()
+                                    if n.startswith(("__pypackages__/msgpack/", "__pypackages__/babel/"))])
 for _p in (_z + "/__pypackages__", _z, "/home/pyodide/__pypackages__"):
     if _p not in sys.path:
         sys.path.insert(0, _p)

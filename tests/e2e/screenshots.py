@@ -229,7 +229,11 @@ def see_whole(app: Driver, ident: str) -> None:
 
 
 def ratings(app: Driver, shot) -> None:
-    """A club's season: the leaderboard with its records, and the leader's page at the rating chart."""
+    """A club's season: tonight's matches on Home, the leaderboard with its records, and the leader's page at
+    the rating chart."""
+    app.scroll_to("share-evening")
+    app.page.wait_for_timeout(800)
+    shot("home-evening")
     app.tap("open-ratings")
     app.wait_id("rating-1")
     shot("leaderboard")

@@ -159,3 +159,23 @@ def test_a_player_page_in_greek_says_plurals_and_decimals_as_greek_does(app, see
     from companion.i18n.fmt import month_year
 
     app.see(month_year(datetime.now(UTC).date(), "el"))   # a month's name ("Δεκ 2026"), not "26-12"
+
+
+def test_the_leaderboard_leads_to_a_players_rating_and_the_match_that_moved_it(app, seeded):
+    app.tap("open-ratings")
+    app.wait_id("rating-1")
+    assert app.text_of("ratings-counted") == "3 matches rated"        # the stopped match is not rated
+    names = [app.text_of(f"rating-{k}").split(",")[0][3:] for k in range(1, 5)]
+    assert sorted(names) == ["Anna", "Ben", "Chris", "Dora"]
+    assert "provisional" in app.text_of("rating-1")                   # nobody has played 5 matches
+    anna = names.index("Anna") + 1
+    app.tap(f"rating-{anna}")
+    app.wait_id("rating-chart")
+    assert "Rating over 3 matches" in app.text_of("rating-chart")
+    assert app.text_of("rating-move-0").startswith("Beat Ben and Chris (rated higher)")   # the partnership,
+    app.tap("rating-move-0")                                          # the newest; the match that moved it opens
+    app.see("Reds")
+    app.tap("back")
+    app.tap("back")
+    app.scroll_to("records")
+    assert "Highest hand" in app.text_of("records")

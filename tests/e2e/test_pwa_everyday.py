@@ -2,7 +2,8 @@
 the start (the site in the service worker's cache and the Python snapshot made), as a phone is on every day
 after its first visit (that one is test_pwa.py's). Without it every start here booted Python without a
 snapshot and made one in the background, which the next close threw away: 8-10 s a start instead of 3-4. Each test starts its own match; the one that looks at the whole
-history runs first. What they show: a backup taken in through the file picker and given back as a download,
+history runs first. What they show: a backup taken in through the file picker (and its leaderboard, offline)
+and given back as a download,
 a hand kept through a killed browser, a second tab and a browser that refuses storage told in words.
 """
 
@@ -60,6 +61,24 @@ def test_the_phone_takes_a_backup_from_the_file_picker_and_gives_one_as_a_downlo
     chooser.value.set_files(str(backup))
     app.see("2 matches imported.", timeout=60_000)
     app.wait_rows(matches)
+
+    app.page.context.set_offline(True)               # the leaderboard of what came in, with no network:
+    try:                                              # openskill ships in the build
+        app.tap("back")
+        app.tap("open-ratings")
+        app.wait_id("rating-4")
+        assert app.text_of("ratings-counted") == "2 matches rated"
+        assert {app.text_of(f"rating-{k}").split(",")[0][3:] for k in range(1, 5)} == {"Eleni", "Nikos", "Anna", "Ben"}
+        assert "1,1" in app.text_of("rating-1")     # a rating over 1,000, said by Babel (it failed in the zip)
+        app.tap("rating-1")                          # a player's page: percentages and decimals, Babel's too
+        app.wait_id("rating-chart")
+        assert app.text_of("stat-win-rate").startswith("win rate: 100%")
+        app.tap("back")
+        app.tap("back")
+        app.tap("open-history")
+        app.wait_id("export-all")
+    finally:
+        app.page.context.set_offline(False)
 
     with app.page.expect_download(timeout=60_000) as download:
         app.tap("export-all")

@@ -86,3 +86,19 @@ def test_the_groups_records_are_listed_under_the_leaderboard_each_with_its_match
     assert found["most_xeris_in_a_hand"].value == "1 xeri" and "hand 1" in found["highest_hand"].who
     app.record.open(streak.match_id)                 # a tap opens the match that set it
     assert app.screen is Screen.RECORD
+
+
+def test_home_shows_the_evening_and_how_the_ratings_moved_once_the_history_is_scored(services, store):
+    finished_match(store, "Anna", "Ben")
+    finished_match(store, "Chloe", "Anna")
+    app = AppModel(services)
+    card = app.ratings.evening_card()
+    assert card.title == "This evening: 2 matches"
+    assert card.lines[0].startswith("Anna beat Ben, ") and card.lines[1].startswith("Chloe beat Anna, ")
+    first = [int(x) for x in card.lines[0].split(", ")[1].split(" : ")]
+    assert first[0] > first[1]                       # the winner's score first, as the line names the winner first
+    assert card.changes is None                      # the history is warming up: the card does not wait for it
+    app.session.history_cache.warm(services.library)
+    card = app.ratings.evening_card()
+    assert card.changes.startswith("Ratings: Chloe +") and "Ben −" in card.changes
+    assert card.text.splitlines() == [card.title, *card.lines, card.changes]   # what Share sends

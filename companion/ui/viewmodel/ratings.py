@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from ...history.evening import evening
 from ...history.honours import Honour, honours
 from ...history.ratings import PROVISIONAL_MATCHES, TABLES, Filter, Leaderboard, Move, Season, table_of
 from ...history.stats import player_names
@@ -50,6 +51,21 @@ class HonourRow:
     value: str
     who: str
     match_id: str
+
+
+@dataclass(frozen=True)
+class EveningCard:
+    """Home's card after a session: the evening's matches and who won each, and how the ratings moved."""
+
+    title: str
+    lines: tuple[str, ...]
+    changes: str | None
+    """"Anna +24 · Ben −12", once the history is scored (None while it is warming up)."""
+
+    @property
+    def text(self) -> str:
+        """What Share sends to the group's chat."""
+        return "\n".join((self.title, *self.lines, *((self.changes,) if self.changes else ())))
 
 
 @dataclass(frozen=True)
@@ -140,6 +156,33 @@ class RatingsModel(ViewModel):
         wanted, page = result
         if wanted == (self.season, self.rules, self.table):
             self.page = page
+
+    def evening_card(self, now: datetime | None = None) -> EveningCard | None:
+        """The evening on Home (`history.evening`): the matches from the index, at once; the rating changes
+        once the history is scored (a screen never waits for the warm-up)."""
+        tr, library = self.tr, self.services.library
+        run = evening(library.matches(), now or datetime.now(UTC))
+        if not run:
+            return None
+        lines = []
+        for s in run:
+            if s.winner is None:
+                score = " : ".join(tr.say(t) for t in s.totals)
+                lines.append(tr("ratings.evening.drawn", sides=join_names(s.sides, tr), score=score))
+            else:   # the winner's score first, as the line names the winner first
+                order = [s.winner, *(i for i in range(len(s.sides)) if i != s.winner)]
+                lines.append(tr("ratings.evening.won", winner=s.sides[s.winner],
+                                others=join_names([s.sides[i] for i in order[1:]], tr),
+                                score=" : ".join(tr.say(s.totals[i]) for i in order)))
+        moved = self.session.history_cache.changes_if_warm(library, [s.id for s in run])
+        changes = None
+        if moved:
+            names = {pid: name for s in run for ids, members in zip(s.player_ids, s.members)
+                     for pid, name in zip(ids, members)}
+            ordered = sorted(moved.items(), key=lambda kv: (-kv[1], names.get(kv[0], "")))
+            changes = tr("ratings.evening.changes", changes=" · ".join(
+                f"{names.get(pid, '?')} {'+' if x >= 0 else '−'}{tr.say(abs(round(x)))}" for pid, x in ordered))
+        return EveningCard(tr.n("ratings.evening.title", len(run)), tuple(lines), changes)
 
     # --- what the screen shows -----------------------------------------------------------------------
     def season_choices(self) -> list[Choice]:

@@ -63,6 +63,17 @@ def home(vm: AppModel) -> Frame:
         secondary(tr("nav.ratings"), lambda: vm.ratings.open(), "open-ratings", icon=ft.Icons.EMOJI_EVENTS,
                   expand=True),
     ]))
+    night = vm.ratings.evening_card()
+    if night is not None:
+        body.append(card(
+            ft.Row([ft.Icon(ft.Icons.NIGHTLIFE, color=ft.Colors.PRIMARY),
+                    ft.Text(night.title, size=16, weight=ft.FontWeight.W_700, expand=True)]),
+            *[ft.Text(line, size=14) for line in night.lines],
+            *([labelled(ft.Text(night.changes, size=14, weight=ft.FontWeight.W_600), "evening-changes")]
+              if night.changes else []),
+            secondary(tr("ratings.evening.share"), vm.session.page_actions.get("share_evening"), "share-evening",
+                      icon=ft.Icons.SHARE),
+            ident="evening"))
     recent = vm.history.recent()
     if recent:
         body.append(section(tr("home.recent"), *[history_row(vm, row) for row in recent]))
