@@ -102,3 +102,25 @@ def test_home_shows_the_evening_and_how_the_ratings_moved_once_the_history_is_sc
     card = app.ratings.evening_card()
     assert card.changes.startswith("Ratings: Chloe +") and "Ben −" in card.changes
     assert card.text.splitlines() == [card.title, *card.lines, card.changes]   # what Share sends
+
+
+def test_a_season_of_the_groups_own_dates(services, store):
+    finished_match(store, "Anna", "Ben")
+    app = AppModel(services)
+    app.ratings.open()
+    app.ratings.choose_season("dates")
+    first, last = app.ratings.typed_dates                  # this month so far, to change
+    assert first.endswith("-01") and len(app.ratings.page.rows) == 2
+    app.ratings.type_date(0, "31/12/2001")
+    app.ratings.show_dates()
+    assert app.ratings.dates_problem.startswith("Write each day as year-month-day, for example ")
+    app.ratings.type_date(0, "2001-12-31")
+    app.ratings.type_date(1, "2001-01-01")
+    app.ratings.show_dates()
+    assert app.ratings.dates_problem == "The first day is after the last: swap them."
+    app.ratings.type_date(1, "2002-06-30")
+    app.ratings.show_dates()
+    assert app.ratings.dates_problem is None and app.ratings.page.rows == ()   # nothing was played then
+    app.ratings.type_date(1, last)
+    app.ratings.show_dates()
+    assert [r.name for r in app.ratings.page.rows] == ["Anna", "Ben"]        # the last day counts

@@ -4,7 +4,7 @@ the group's records. Worked out off the page's event loop, as a player's page is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from ...history.evening import evening
 from ...history.honours import Honour, honours
@@ -14,8 +14,8 @@ from ...i18n.explain import join_names
 from .history import Choice
 from .session import Screen, Session, ViewModel, intent
 
-SEASONS = ("month", "quarter", "year", "all")
-"""The seasons a person picks from, shortest first."""
+SEASONS = ("month", "quarter", "year", "all", "dates")
+"""The seasons a person picks from, shortest first; then dates of the group's choosing."""
 
 
 @dataclass(frozen=True)
@@ -119,9 +119,19 @@ class RatingsModel(ViewModel):
         self.table: str | None = None
         self.page: RatingsPage | None = None
         """None while it is being worked out."""
+        self.typed_dates = ["", ""]
+        """The first and the last day being typed (the "dates" season), as ISO dates."""
+        self.dates: tuple[date, date] | None = None
+        """The days chosen, both counted; None until a person chose them."""
+        self.dates_problem: str | None = None
+        """Why the dates typed cannot be used, in words."""
 
     def filter(self, now: datetime) -> Filter:
-        season = Season() if self.season == "all" else getattr(Season, self.season)(now.date())
+        if self.season == "dates":
+            first, last = self.dates or (now.date(), now.date())
+            season = Season(first, last + timedelta(days=1))
+        else:
+            season = Season() if self.season == "all" else getattr(Season, self.season)(now.date())
         return Filter(season, self.rules, self.table)
 
     # --- intents -------------------------------------------------------------------------------------
@@ -134,7 +144,30 @@ class RatingsModel(ViewModel):
     def choose_season(self, key: str) -> None:
         if key in SEASONS and key != self.season:
             self.season = key
+            if key == "dates" and not any(self.typed_dates):   # this month's first day to today, to change
+                today = datetime.now(UTC).date()
+                self.typed_dates = [today.replace(day=1).isoformat(), today.isoformat()]
             self._work_out()
+
+    @intent
+    def type_date(self, which: int, text: str) -> None:
+        if which in (0, 1):
+            self.typed_dates[which] = str(text)[:20]
+            self.dates_problem = None
+
+    @intent
+    def show_dates(self) -> None:
+        """The leaderboard of the days typed (the first and the last both counted), or why they cannot be."""
+        try:
+            first, last = (date.fromisoformat(t.strip()) for t in self.typed_dates)
+        except ValueError:
+            self.dates_problem = self.tr("ratings.dates.unreadable", example=datetime.now(UTC).date().isoformat())
+            return
+        if first > last:
+            self.dates_problem = self.tr("ratings.dates.order")
+            return
+        self.dates, self.dates_problem = (first, last), None
+        self._work_out()
 
     @intent
     def choose_rules(self, name: str) -> None:

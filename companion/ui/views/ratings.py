@@ -6,7 +6,7 @@ import flet as ft
 
 from ..viewmodel import AppModel
 from .common import Frame
-from .widgets import card, labelled, pill, section
+from .widgets import card, labelled, pill, primary, problem, section
 
 FORM_COLOURS = {"won": ft.Colors.PRIMARY, "lost": ft.Colors.ERROR, "drawn": ft.Colors.OUTLINE}
 
@@ -29,6 +29,19 @@ def chips(choices, on_choose, prefix: str) -> ft.Control:
 def ratings_screen(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.ratings
     out: list[ft.Control] = [chips(m.season_choices(), m.choose_season, "season")]
+    if m.season == "dates":
+        fields = [labelled(ft.TextField(label=tr(f"ratings.dates.{end}"), value=m.typed_dates[i],
+                                        hint_text="2026-03-31", keyboard_type=ft.KeyboardType.DATETIME,
+                                        text_size=15, expand=True,
+                                        content_padding=ft.Padding.symmetric(horizontal=8, vertical=12),
+                                        on_change=lambda e, i=i: m.type_date(i, e.control.value),
+                                        on_submit=lambda _e=None: m.show_dates()),
+                           f"dates-{end}", value=m.typed_dates[i])
+                  for i, end in enumerate(("from", "to"))]
+        show = primary(tr("ratings.dates.show"), lambda: m.show_dates(), "dates-show", expand=False)
+        out.append(ft.Row([ft.Container(f, expand=True) for f in fields] + [show], spacing=8))
+        if m.dates_problem:
+            out.append(problem(m.dates_problem, "dates-problem"))
     page = m.page
     if page is None:
         out.append(labelled(ft.ProgressBar(), "busy"))
