@@ -295,13 +295,13 @@ def ratings_command(season: str, rules: str | None, table: str | None, as_json: 
                           "players": [{"name": names.get(p.player_id, p.player_id), "rating": round(p.rating, 1),
                                        "mu": p.mu, "sigma": p.sigma, "matches": p.matches, "wins": p.wins,
                                        "provisional": p.provisional, "week_change": p.week_change,
-                                       "form": list(p.form)} for p in board.players]}, ensure_ascii=False))
+                                       "form": list(p.form)} for p in board.ranked(names)]}, ensure_ascii=False))
         return 0
     print(tr.n("cli.ratings.title", board.matches))
     if not board.players:
         print(tr("cli.ratings.none"))
         return 0
-    for place, p in enumerate(board.players, start=1):
+    for place, p in enumerate(board.ranked(names), start=1):
         line = tr("cli.ratings.line", place=place, name=names.get(p.player_id, p.player_id),
                   rating=tr.decimal(p.rating, 0), matches=tr.n("cli.ratings.matches", p.matches),
                   wins=tr.n("cli.ratings.wins", p.wins))

@@ -19,7 +19,7 @@ a match edited, deleted or arriving late replays from the last checkpoint before
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 
@@ -172,6 +172,12 @@ class Leaderboard:
 
     def of(self, player_id: str) -> PlayerRating | None:
         return next((p for p in self.players if p.player_id == player_id), None)
+
+    def ranked(self, names: Mapping[str, str]) -> tuple[PlayerRating, ...]:
+        """The players in the order shown: best first, provisional after, equal ratings (partners who only ever
+        played together) by name, the same on every device (player ids are each device's own)."""
+        return tuple(sorted(self.players, key=lambda p: (p.provisional, -p.rating, names.get(p.player_id, ""),
+                                                         p.player_id)))
 
 
 @dataclass(frozen=True)

@@ -171,3 +171,11 @@ def test_rated_matches_order_by_finishing_time_then_id_never_by_arrival():
     b = played("a-first", [["anna"], ["ben"]], [0, 151], minute=5)
     ids = [m.match_id for m in leaderboard([a, b], NOW).of("anna").moves]
     assert ids == ["a-first", "b-second"] == [m.match_id for m in leaderboard([b, a], NOW).of("anna").moves]
+
+
+def test_partners_who_only_played_together_are_listed_by_name_whatever_their_ids():
+    # Player ids are each device's own (found by name): equal ratings must not be ordered by them.
+    for ids in ((["p1", "p2"], ["p3", "p4"]), (["p9", "p2"], ["p3", "p4"])):
+        board = leaderboard([played("m1", [ids[0], ids[1]], [151, 40])], NOW)
+        names = {ids[0][0]: "Zoe", ids[0][1]: "Anna", "p3": "Chloe", "p4": "Ben"}
+        assert [names[p.player_id] for p in board.ranked(names)] == ["Anna", "Zoe", "Ben", "Chloe"]

@@ -235,7 +235,7 @@ class RatingsModel(ViewModel):
         board: Leaderboard = self.session.history_cache.leaderboard(library, self.filter(now), now)
         names = {**player_names(history), **{p.id: p.name for p in library.players()}}
         rows = []
-        for place, p in enumerate(board.players, start=1):
+        for place, p in enumerate(board.ranked(names), start=1):
             detail = f"{tr.n('ratings.matches', p.matches)} · {tr.n('ratings.wins', p.wins)}"
             if p.provisional:
                 detail += f" · {tr('ratings.provisional')}"
