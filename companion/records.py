@@ -166,8 +166,10 @@ class MatchSummary:
 
     @property
     def when(self) -> str:
-        """The time the history sorts and dates the match by: when it finished, else its last change."""
-        return self.finished or self.updated or self.created
+        """The time the history sorts and dates the match by: when it finished, else when it started. Both come
+        with the match to every device of a group (a last change is each device's own time of storing it, so
+        sorting by it listed the same stopped matches in different orders on two phones)."""
+        return self.finished or self.created
 
     def has_player(self, player_id: str) -> bool:
         """True when the player sat at this table."""

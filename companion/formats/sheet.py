@@ -85,8 +85,11 @@ def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = Non
         out.append(row("", heads))
         for item in ITEMS:
             lines = [score.line(s, item) for s in range(len(names))]
-            notes = [f"{names[s]}: {line_text(line, match.rules, tr)}" for s, line in enumerate(lines)
-                     if line.points or (item == "majority" and line.note == "tie" and s == 0)]
+            notes = [f"{names[s]}: {line_text(line, match.rules, tr)}" for s, line in enumerate(lines) if line.points]
+            tied = [s for s, line in enumerate(lines) if item == "majority" and line.note == "tie"]
+            if tied:   # a tie is said once, of every side in it: "Anna and Ben: a tie for most cards…"
+                said = line_text(lines[tied[0]], match.rules, tr)
+                notes.insert(0, f"{join_names([names[s] for s in tied], tr)}: {said}")
             out.append(row(item_label(item, match.rules, tr), [line.points for line in lines], "; ".join(notes)))
         winner = (tr("cli.sheet.hand_winner", side=names[score.winner]) if score.winner is not None
                   else tr("cli.sheet.hand_tie"))

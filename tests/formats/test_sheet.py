@@ -20,3 +20,11 @@ def test_a_long_name_is_cut_at_the_head_of_its_column_and_in_sentences():
 def test_short_names_are_shown_whole():
     match = record_hand(Match.new(preset("classic"), [Side("Anna"), Side("Ben")], Goal(target=151)), hand())
     assert "  Most cards         3     0   Anna: most cards (30 of 52): 3 points" in sheet_text(match).splitlines()
+
+
+def test_a_tie_for_most_cards_is_said_once_of_both_sides():
+    # It named one side: "Eleni: a tie for most cards: nobody gets the 3", as if Eleni alone had tied.
+    match = record_hand(Match.new(preset("classic"), [Side("Eleni"), Side("Nikos")], Goal(target=151)),
+                        hand(cards=(26, 26)))
+    said = [line for line in sheet_text(match).splitlines() if line.strip().startswith("Most cards")]
+    assert said and said[0].endswith("Eleni and Nikos: a tie for most cards: nobody gets the 3")

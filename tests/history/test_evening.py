@@ -37,3 +37,13 @@ def test_no_evening_once_its_last_match_is_long_over_or_without_matches():
 def test_matches_that_ended_at_the_same_moment_are_ordered_by_id_on_every_device():
     summaries = [ended("b", timedelta(hours=1)), ended("a", timedelta(hours=1))]
     assert [s.id for s in evening(summaries, NOW)] == ["a", "b"] == [s.id for s in evening(summaries[::-1], NOW)]
+
+
+def test_a_stopped_match_is_dated_by_its_start_not_by_when_this_device_stored_it():
+    # Each device stores a match the group sends at its own time: sorting by that listed the same stopped
+    # matches in different orders on two phones ("Recent matches").
+    stopped = ended("stopped", timedelta(hours=1), abandoned=True)
+    assert stopped.when == stopped.created
+    from dataclasses import replace
+
+    assert replace(stopped, updated="2030-01-01T00:00:00Z").when == stopped.when

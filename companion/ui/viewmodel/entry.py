@@ -265,7 +265,9 @@ class EntryModel(ViewModel):
     def xeris_summary(self) -> str:
         """The xeris in one line, while the steppers are folded away."""
         tr = self.tr
-        parts = [tr("entry.xeris_of_side", side=row.name, xeris=row.xeris, jack_xeris=row.jack_xeris)
+        parts = [tr("entry.xeris_of_side", side=row.name, counts=", ".join(
+                    tr.n(key, n) for key, n in (("entry.xeri_count", row.xeris), ("entry.jack_xeri_count",
+                                                                                 row.jack_xeris)) if n))
                  for row in self.xeri_rows() if row.xeris or row.jack_xeris]
         return " · ".join(parts) if parts else tr("entry.no_xeris")
 
