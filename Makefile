@@ -32,9 +32,12 @@ $(COUCH_STAMP): tools/couch/package.json tools/couch/package-lock.json
 
 couch: $(COUCH_STAMP)
 
-## Start the app in web mode on 127.0.0.1 and open it in the browser.
+## Start the app in web mode and open it in the browser: on 127.0.0.1:8550, or `make run HOST=0.0.0.0 PORT=8600`
+## (another address or port: every phone on the network, with the table code the console prints).
+HOST ?= 127.0.0.1
+PORT ?= 8550
 run: setup
-	$(BIN)/python -m companion
+	$(BIN)/python -m companion --host $(HOST) --port $(PORT)
 
 ## Lint and types (pyproject.toml [tool.ruff], [tool.mypy]): clean in every commit.
 lint: setup

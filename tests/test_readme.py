@@ -3,9 +3,12 @@
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -135,3 +138,12 @@ def test_a_kept_benchmark_run_is_what_it_printed_and_the_newest_of_each_is_shown
     block = kept.readme_block()
     assert "a later run" in block and run["output"][-1] not in block
     assert bench_main.main(["nonesuch"]) == 2 and "no such benchmark: nonesuch" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_run_can_be_given_another_address_and_port():
+    said = subprocess.run(["make", "-n", "run", "HOST=0.0.0.0", "PORT=8600"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60).stdout.splitlines()
+    assert said[-1].endswith("-m companion --host 0.0.0.0 --port 8600")
+    plain = subprocess.run(["make", "-n", "run"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert plain.stdout.splitlines()[-1].endswith("-m companion --host 127.0.0.1 --port 8550")

@@ -30,6 +30,10 @@ def repository_files() -> list[str]:
     return [name for name in out.split("\0") if name and (ROOT / name).is_file()]
 
 
+BUILD_SAID: list[str] = []
+"""What building the wheel printed (`installed`)."""
+
+
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory) -> Path:
     """A fresh venv, outside the checkout, with the wheel built from the repository's files installed."""
@@ -43,8 +47,9 @@ def installed(tmp_path_factory) -> Path:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, source / name)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
-    subprocess.run(pip + ["wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)], check=True,
-                   capture_output=True)
+    built = subprocess.run(pip + ["wheel", "--no-deps", "-w", str(wheels), str(source)], check=True,
+                           capture_output=True, text=True)
+    BUILD_SAID.append(built.stdout + built.stderr)
     wheel = next(wheels.glob("xeri_companion-*.whl"))
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
@@ -107,7 +112,18 @@ def test_every_package_of_the_app_is_listed_for_the_wheel():
 
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "companion").rglob("__init__.py")}
-    assert found | {"companion.data"} == listed
+    # and the folders of data, as packages of data (companion.data is data/, outside the package's folder)
+    data = {"companion.data", *(f"companion.data.{name}" for name in ("rules", "i18n")),
+            *(".".join(d.relative_to(ROOT).parts) for d in (ROOT / "companion" / "ui" / "assets").rglob("*")
+              if d.is_dir()), "companion.ui.assets"}
+    assert found | data == listed
+
+
+def test_an_install_says_nothing_that_reads_as_broken(installed):
+    # Every install printed two 40-line setuptools warnings ("Package 'companion.ui.assets.fonts' is absent
+    # from the `packages` configuration"): a newcomer took it for a broken install.
+    assert BUILD_SAID and "absent from the `packages` configuration" not in BUILD_SAID[0]
+    assert "Warning" not in BUILD_SAID[0], BUILD_SAID[0][-2000:]
 
 
 def test_the_wheel_names_its_licence_and_carries_it(installed, tmp_path):
