@@ -40,11 +40,16 @@ def merged_trail(here: Sequence[TrailEntry], shared: Sequence[TrailEntry]) -> tu
     say (kept from before the group knew the match: an import's, or from before the device joined): a version
     not kept reaches the trail of a device whose own version was kept, and nothing of the device's own trail is
     lost."""
-    known = Counter(map(_what, shared))
-    mine = []
-    for entry in here:
+    return (*unsaid(here, shared), *shared)
+
+
+def unsaid(entries: Sequence[TrailEntry], said: Sequence[TrailEntry]) -> list[TrailEntry]:
+    """The entries that `said` does not say, in their order (each entry of `said` answers for one)."""
+    known = Counter(map(_what, said))
+    out = []
+    for entry in entries:
         if known[_what(entry)]:
             known[_what(entry)] -= 1
         else:
-            mine.append(entry)
-    return (*mine, *shared)
+            out.append(entry)
+    return out

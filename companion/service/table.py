@@ -88,6 +88,12 @@ class Table:
             if before.abandoned != after.abandoned and not any(c.kind is ch.Kind.STATUS for c in made):
                 made += said.present([said.stopped(p, before.id, after.abandoned, p.deleted, at, device)])
             made = ch.named(ch.stamped(everything, made), self.device_name())
+            if len(after.trail) != len(before.trail):
+                # The trail says the change as the group's documents do: an edit or an undo made on a screen that
+                # had not shown another phone's news yet says what it replaced in the group's history (the
+                # device kept its own words apart, and two phones listed the trail differently).
+                told = ch.project([*everything, *made])
+                after = replace(after, trail=(*before.trail, *ch.unsaid(told.trail, p.trail)))
         return replace(after, outbox=tuple(c.to_doc() for c in (*pending, *made)))
 
     def device_name(self) -> str:
