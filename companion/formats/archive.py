@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import time
+import unicodedata
 import zipfile
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -87,7 +88,10 @@ class _Budget:
 
 
 def _slug(text: str) -> str:
-    keep = "".join(ch if ch.isalnum() else "-" for ch in text.casefold())
+    """A file name's words from names as people write them: letters and digits kept whole, with their marks,
+    in their own case (lowering changed letters: "İsmail" came out "i-smail", a final ς a σ), the rest a dash."""
+    text = unicodedata.normalize("NFC", text)
+    keep = "".join(ch if ch.isalnum() or unicodedata.category(ch).startswith("M") else "-" for ch in text)
     return "-".join(part for part in keep.split("-") if part)[:40] or "match"
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..clock import Clock, IdMaker, new_id, utc_now
 from ..engine.names import PlayerError
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player, Revision, TrailAction, TrailEntry
-from .backups import Backups, ImportReport
+from .backups import Backups, ImportReport, history_file_name
 from .library import Arrival, Imported, Library
 from .ports import (DamagedMatch, DiskFault, Fault, MatchStorage, NoSuchMatch, NoSuchPlayer, StorageError,
                     StoreClosed, StoreLocked)
@@ -50,5 +50,5 @@ __all__ = [
     "Arrival", "Backups", "DamagedFile", "DamagedMatch", "DiskFault", "Fault", "ImportReport", "Imported", "Library",
     "MatchRecord", "MatchStorage", "MatchSummary", "NoSuchMatch", "NoSuchPlayer", "Player", "PlayerError", "Revision",
     "Services", "StaleWrite", "StorageError", "StoreClosed", "StoreLocked", "Table", "TrailAction", "TrailEntry",
-    "new_id", "utc_now",
+    "history_file_name", "new_id", "utc_now",
 ]

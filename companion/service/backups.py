@@ -35,6 +35,12 @@ class ImportReport:
     """The error that stopped the import (a full disk: a `StorageError`); what came before it is stored."""
 
 
+def history_file_name(now: datetime | None = None) -> str:
+    """The name of a history export, with when it was made: the same on every front door (the browser build's
+    download had no date, so a second one was "xeri-history (1).zip")."""
+    return f"xeri-history-{(now or datetime.now(UTC)).strftime('%Y%m%d-%H%M%S')}.zip"
+
+
 class Backups:
     """All history out as one zip, and match files or history zips in."""
 
@@ -61,8 +67,7 @@ class Backups:
         whole or not at all: it is written beside its name first."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
-        stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
-        path = folder / f"xeri-history-{stamp}.zip"
+        path = folder / history_file_name(now)
         tmp = path.with_suffix(".zip.tmp")
         data = self.archive(tr) if data is None else data
         try:

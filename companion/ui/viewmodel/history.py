@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ...formats.presets import preset_names
-from ...service import ImportReport, MatchSummary, Player, StorageError
+from ...service import ImportReport, MatchSummary, Player, StorageError, history_file_name
 from .session import Screen, Session, Tone, ViewModel, intent
 from .sheet import target_in_force
 
@@ -236,7 +236,7 @@ class HistoryModel(ViewModel):
             path = backups.export(folder / "exports", data=data) if folder is not None else None
         except (OSError, StorageError) as exc:  # told on the page's loop, in `_exported`
             return exc
-        name = path.name if path is not None else "xeri-history.zip"
+        name = path.name if path is not None else history_file_name()
         return path, name, data
 
     @intent(person=False)
