@@ -12,9 +12,10 @@ def test_a_name_longer_than_40_characters_is_said_in_the_form_and_the_match_does
     app.setup.open()
     app.setup.set_name(0, "A" * (MAX_NAME + 1))
     app.setup.set_name(1, "Ben")
-    assert app.setup.missing_text() == "A name has at most 40 characters."
+    assert app.setup.missing_text() == "Player 1: a name has at most 40 characters."   # which field, in words
+    assert app.setup.field_problem("player", 0) == "At most 40 characters" and not app.setup.field_problem("player", 1)
     app.setup.start()
-    assert app.screen is Screen.SETUP and app.session.notice.text == "A name has at most 40 characters."
+    assert app.screen is Screen.SETUP and app.session.notice.text == "Player 1: a name has at most 40 characters."
     app.setup.set_name(0, "A" * MAX_NAME)
     app.setup.start()
     assert app.screen is Screen.SCOREBOARD
@@ -25,7 +26,17 @@ def test_a_pasted_book_of_a_name_is_kept_short_and_refused(app):
     app.setup.set_name(0, "x" * 10_000_000)
     app.setup.set_name(1, "Ben")
     assert len(app.setup.form.names[0]) <= 4 * MAX_NAME
-    assert app.setup.missing_text() == "A name has at most 40 characters."
+    assert app.setup.missing_text() == "Player 1: a name has at most 40 characters."
+
+
+def test_a_team_name_too_long_is_said_with_its_team(app):
+    app.setup.open()
+    app.setup.set_layout("partners")
+    for i, name in enumerate(("Nikos", "Sofia", "Eleni", "Petros")):
+        app.setup.set_name(i, name)
+    app.setup.set_team_name(1, "E" * (MAX_NAME + 1))
+    assert app.setup.missing_text() == "Team 2: a name has at most 40 characters."
+    assert app.setup.field_problem("team", 1) and not app.setup.field_problem("team", 0)
 
 
 def test_two_long_player_names_make_a_team_name_cut_to_40_that_a_match_file_takes_back(app, services):

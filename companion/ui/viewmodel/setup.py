@@ -123,6 +123,16 @@ class MatchForm:
         """The team names typed (partnerships), as they will be used."""
         return [tidy(t) for t in self.team_names] if self.layout == "partners" else []
 
+    def too_long(self) -> tuple[str, int] | None:
+        """The first field whose name is too long: ("player", its index) or ("team", its index); else None."""
+        for i, name in enumerate(self.player_names()):
+            if problem_of(name) is NameProblem.TOO_LONG:
+                return "player", i
+        for t, title in enumerate(self.team_titles()):
+            if title and problem_of(title) is NameProblem.TOO_LONG:
+                return "team", t
+        return None
+
     def missing(self) -> list[str]:
         """i18n keys of what is still needed before the match can start (each takes `max`: `MAX_NAME`)."""
         names = self.player_names()
@@ -261,7 +271,21 @@ class SetupModel(ViewModel):
 
     def missing_text(self) -> str | None:
         missing = self.form.missing()
+        if missing and missing[0] == "setup.missing.name_long":
+            return self.tr(missing[0], field=self.long_field_label(), max=MAX_NAME)   # which field, in words
         return self.tr(missing[0], max=MAX_NAME) if missing else None
+
+    def long_field_label(self) -> str:
+        """The field holding a name that is too long, as the form labels it ("Player 3", "Team 1")."""
+        found = self.form.too_long()
+        if found is None:
+            return ""
+        kind, index = found
+        return self.tr("setup.player", n=index + 1) if kind == "player" else self.tr("setup.team", n=index + 1)
+
+    def field_problem(self, kind: str, index: int) -> str | None:
+        """Said under a field whose name is too long."""
+        return self.tr("setup.name_too_long", max=MAX_NAME) if self.form.too_long() == (kind, index) else None
 
     # --- intents -------------------------------------------------------------------------------------
     @intent(writes=True)
@@ -380,7 +404,7 @@ class SetupModel(ViewModel):
         f, tr = self.form, self.tr
         missing = f.missing()
         if missing:
-            self.session.say(missing[0], Tone.PROBLEM, max=MAX_NAME)
+            self.session.say(missing[0], Tone.PROBLEM, max=MAX_NAME, field=self.long_field_label())
             return
         try:
             rules = f.rules()

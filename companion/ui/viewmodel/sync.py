@@ -200,7 +200,7 @@ class SyncModel(ViewModel):
         typed = self.name_typed
         problem = problem_of(typed) if typed is not None and typed.strip() else None
         if problem is NameProblem.TOO_LONG:
-            return self.tr("setup.missing.name_long", max=MAX_NAME)
+            return self.tr("name.too_long", max=MAX_NAME)
         if problem is NameProblem.NOT_TEXT:
             return self.tr("setup.missing.name_text")
         return None

@@ -26,7 +26,7 @@ def setup(vm: AppModel) -> Frame:
              expand=True) for k in LAYOUTS], spacing=6, wrap=False)))
 
     def name_field(i: int, label: str) -> ft.Control:
-        field = ft.Row([labelled(ft.TextField(label=label, value=f.names[i],
+        field = ft.Row([labelled(ft.TextField(label=label, value=f.names[i], error=m.field_problem("player", i),
                                               on_change=lambda e, i=i: m.set_name(i, e.control.value),
                                               text_size=18, capitalization=ft.TextCapitalization.WORDS, expand=True),
                                  f"name-{i}", value=f.names[i])])
@@ -46,6 +46,7 @@ def setup(vm: AppModel) -> Frame:
             teams.append(card(
                 ft.Text(tr("setup.team", n=team + 1), weight=ft.FontWeight.W_700, color=p.sides[team]),
                 ft.Row([labelled(ft.TextField(label=tr("setup.team_name"), value=f.team_names[team],
+                                              error=m.field_problem("team", team),
                                               on_change=lambda e, t=team: m.set_team_name(t, e.control.value),
                                               expand=True), f"team-{team}", value=f.team_names[team])]),
                 name_field(2 * team, tr("setup.player", n=2 * team + 1)),
