@@ -325,3 +325,12 @@ def test_a_player_page_shows_figures_and_charts(past):
     app.tap("player-Ben")
     assert "matches: 2" in app.text_of("stat-matches")
     assert "won: 1" in app.text_of("stat-won")
+
+
+def test_every_xeri_and_jack_xeri_button_names_its_player(app):
+    # The jack-xeri buttons carried only their side's colour: partners had two buttons alike.
+    fill_partnership(app)
+    app.tap("start-match")
+    for seat, player in enumerate(("Nikos", "Eleni", "Sofia", "Petros")):   # partners sit opposite
+        shown = app.text_of(f"jack-xeri-{seat}").split(")", 1)[1]   # what is drawn, after the reader's label
+        assert shown.split() == [player, "Jack", "xeri", "0"], shown

@@ -147,12 +147,16 @@ def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
     for seat in table.seats():
         color = p.sides[seat.side]
         text = text_style(size=16, weight=ft.FontWeight.W_600)
-        xeri_words = ft.Column([
-            ft.Text(seat.player, size=fitting_size(seat.player, each, 14, least=10), weight=ft.FontWeight.W_700,
-                    max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True),
-            ft.Text(f"{tr('match.xeri')}  {seat.xeris}", size=16, weight=ft.FontWeight.W_600, no_wrap=True),
-        ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-            alignment=ft.MainAxisAlignment.CENTER)
+        def words(what: str, count: int, player: str = seat.player) -> ft.Control:
+            """The player's name above what the button counts: partners' buttons differ by more than a colour."""
+            return ft.Column([
+                ft.Text(player, size=fitting_size(player, each, 14, least=10), weight=ft.FontWeight.W_700,
+                        max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True),
+                ft.Text(f"{what}  {count}", size=16, weight=ft.FontWeight.W_600, no_wrap=True),
+            ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                alignment=ft.MainAxisAlignment.CENTER)
+
+        xeri_words = words(tr("match.xeri"), seat.xeris)
         rows.append(ft.Row([
             labelled(ft.FilledButton(xeri_words,
                                      on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
@@ -161,7 +165,7 @@ def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
                                                           padding=ft.Padding.symmetric(horizontal=6),
                                                           shape=ft.RoundedRectangleBorder(radius=12))),
                      f"xeri-{seat.seat}", seat.xeri_label),
-            labelled(ft.OutlinedButton(f"{tr('match.jack_xeri')}  {seat.jack_xeris}",
+            labelled(ft.OutlinedButton(words(tr("match.jack_xeri"), seat.jack_xeris),
                                        on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.JACK_XERI),
                                        height=52, expand=True,
                                        style=ft.ButtonStyle(side=ft.BorderSide(2, color), color=color, text_style=text,
