@@ -25,7 +25,7 @@ import flet as ft
 from ..i18n import system_language
 from ..net.server import connection_access
 from .fonts import SCRIPT_FONTS, fonts_needed
-from .viewmodel import AppModel, Notice, Screen, Tone
+from .viewmodel import AppModel, Screen, Tone
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +48,6 @@ class PageOptions:
     """The page carries what the app saw (`frame.seen_hook`), for the browser tests to wait on."""
     flash_seconds: float = 10.0
     """How long the breakdown of a hand just saved stays above the live xeri buttons."""
-    notice_seconds: float = 6.0
-    """How long news stays in the status strip (a problem stays until the next tap)."""
     join: str | None = None
     """A join link the page was opened with (`…#join=…`): the Sync screen opens with it, to confirm."""
 
@@ -222,15 +220,6 @@ class PageAdapter:
     async def _fade_flash(self, shown: Any) -> None:
         await asyncio.sleep(self.options.flash_seconds)
         self.vm.scoreboard.fade_flash(shown)
-
-    def fade_notice_later(self) -> None:
-        shown = self.session.notice
-        if shown is not None:
-            self.page.run_task(self._fade_notice, shown)
-
-    async def _fade_notice(self, shown: Notice) -> None:
-        await asyncio.sleep(self.options.notice_seconds)
-        self.vm.fade_notice(shown)
 
     async def _follow_sync(self, runner: Any) -> None:
         """The Sync screen follows the runner by itself: redrawn when its status changes (a round failing

@@ -65,3 +65,21 @@ def test_the_saved_hand_is_named_for_a_moment_then_the_strip_makes_way(app):
     app.see("0 taps this hand", timeout=(FLASH_SECONDS + 10) * 1000)
     assert "Hand 1 saved" not in app.text_of("status")
 
+
+
+def test_news_in_the_status_strip_stays_until_the_next_change_and_opens_in_full(app):
+    # "Hand 1 was undone…" vanished after about 5 s, before anyone at the table had read it.
+    start_two_player_match(app)
+    enter_hand(app)
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.see("Hand 1 was undone")
+    app.page.wait_for_timeout(8_000)
+    assert "Hand 1 was undone" in app.text_of("status")
+    app.tap("status")                                 # the strip opens the whole sentence
+    app.wait_id("notice-detail")
+    app.see("it is kept in the match's trail")
+    app.tap("detail-ok")
+    app.tap("xeri-0")                                 # the next change says its own news
+    app.see("Xeri for Anna (now 1)")
+    assert "undone" not in app.text_of("status")

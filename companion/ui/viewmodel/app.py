@@ -13,7 +13,7 @@ from .history import HistoryModel
 from .player import PlayerModel
 from .ratings import RatingsModel
 from .record import RecordModel
-from .session import Detail, Notice, Place, Screen, Session, Tone, ViewModel, intent
+from .session import Detail, Place, Screen, Session, ViewModel, intent
 from .settings import RulesModel, SettingsModel
 from .sync import SyncModel
 from .setup import SetupModel
@@ -157,8 +157,3 @@ class AppModel(ViewModel):
     def close_detail(self) -> None:
         self.session.detail = None
 
-    @intent(person=False)
-    def fade_notice(self, shown: Notice) -> None:
-        """News has been on screen long enough; a problem stays until the next tap."""
-        if self.session.notice is shown and shown.tone is Tone.INFO:
-            self.session.notice = None

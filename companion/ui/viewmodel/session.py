@@ -273,6 +273,24 @@ class Session:
             return self.tr("notice.damaged_newer", name=name)
         return self.tr("notice.damaged", name=name, moved=str(damaged.new_path))
 
+    def notice_holds(self, status: str) -> bool:
+        """Whether the notice is still news over the screen's own status line: news stays until the next change,
+        a new notice or the status moving on ("Hand 4 was undone…" while the scoreboard waits; "Joined…" until
+        the Sync screen says it is in step); a problem stays until it is put right or another notice comes. The
+        status it was first drawn over is remembered here, not in an observed field (no redraw for it)."""
+        notice = self.notice
+        if notice is None:
+            return False
+        if notice.tone is Tone.PROBLEM:
+            return True
+        seen = self.__dict__.get("_notice_over")
+        if seen is None or seen[0] is not notice:
+            self.__dict__["_notice_over"] = (notice, status)
+            return True
+        if seen[1] is not None and seen[1] != status:
+            self.__dict__["_notice_over"] = (notice, None)    # gone for good: a status back as it was is no news
+        return self.__dict__["_notice_over"][1] is not None
+
     # --- navigation ----------------------------------------------------------------------------------
     def go(self, screen: Screen | str) -> None:
         """Open `screen`, remembering where to go back to."""

@@ -80,6 +80,8 @@ def header(vm: AppModel, frame: Frame) -> ft.Control:
 def strip(vm: AppModel, frame: Frame, p: Palette) -> ft.Control:
     """The status strip: the notice if there is one, else the screen's status; fixed height, two lines."""
     notice = vm.session.notice
+    if notice is not None and not vm.session.notice_holds(frame.status.text if frame.status is not None else ""):
+        notice = None   # news gives way once the screen's own status moves on
     if notice is not None:
         text, tone, tap = notice.text, notice.tone, (lambda: vm.show_notice())
     elif frame.status is not None:
@@ -131,8 +133,8 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
         if d.image:
             body.append(labelled(ft.Image(src=d.image, width=260, height=260, fit=ft.BoxFit.CONTAIN), "qr-code",
                                  tr("join.qr_label")))
-        if d.text:
-            body.append(ft.Text(d.text, size=16, selectable=True))
+        if d.text:   # selectable text is not in the accessibility tree: its words are said as its label
+            body.append(labelled(ft.Text(d.text, size=16, selectable=True), None, d.text))
         if d.sides:
             body.append(breakdown_table(d.sides, p))
         # The dialog scrolls its title and content as one, between the screen's edges and above OK: a long
