@@ -44,4 +44,30 @@ def test_no_sentence_guesses_a_names_gender_or_number(lang):
     # "Αναιρέθηκε μια ξερή του/της Οι Αετοί", "Το κέρδισε Οι Αετοί": a side's name may be a team's, in the
     # plural, with its own article; a sentence puts the name where no article or agreement depends on it.
     catalog = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))
-    assert [k for k, v in catalog.items() if "του/της" in v or "Το κέρδισε {" in v] == []
+    guesses = ("του/της", "Το κέρδισε {", "μοιράζει πρώτος {")
+    assert [k for k, v in catalog.items() if any(g in v for g in guesses)] == []
+
+
+def test_news_stays_over_the_screens_status_until_that_moves_on_and_a_problem_until_it_is_put_right(app: AppModel):
+    from companion.ui.viewmodel import Tone
+
+    s = app.session
+    s.say("notice.undone", n=4)
+    assert s.notice_holds("0 taps this hand") and s.notice_holds("0 taps this hand")   # drawn again: still news
+    assert not s.notice_holds("1 tap this hand")                                       # the status moved on
+    assert not s.notice_holds("0 taps this hand")                                      # and it stays gone
+    s.say("notice.undone", n=5)                                                        # new news shows
+    assert s.notice_holds("1 tap this hand")
+    s.say("notice.read_only", Tone.PROBLEM)
+    assert s.notice_holds("a") and s.notice_holds("b")                                 # a problem stays
+
+
+def test_a_draw_for_deal_is_said_with_who_it_chose(app: AppModel):
+    # "Draw for deal" started the match with no sign that a draw happened.
+    app.setup.open()
+    for i, name in enumerate(("Anna", "Ben")):
+        app.setup.set_name(i, name)
+    app.setup.set_first_dealer(None)
+    app.setup.start()
+    dealer = app.scoreboard.match.seats[app.scoreboard.match.dealer_of(0)].player
+    assert app.session.notice.text == f"Match started: the draw for deal chose {dealer}, who deals first."

@@ -437,7 +437,8 @@ class SetupModel(ViewModel):
         self.services.library.update_settings(last_rules=f.preset, last_table=f.layout, rules_by_table=by_table)
         self.replacing = None
         table.started(record, replaces=current.id if current else None)
-        self.session.say("notice.started", dealer=match.seats[first].player)
+        drawn = f.first_dealer is None   # the draw is said: the table sees who the app drew, not just who deals
+        self.session.say("notice.started_drawn" if drawn else "notice.started", dealer=match.seats[first].player)
 
     def _start_replacing(self, shown: tuple[str, Revision] | None) -> None:
         if shown is None:   # "Keep both in play": the match in play stays, whatever it became meanwhile
