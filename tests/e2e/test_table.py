@@ -201,3 +201,15 @@ def test_every_tappable_control_is_at_least_48_by_48(open_phone):
     app.wait_id("confirm-yes")
     check("stop or continue the match in play")
     assert {screen: small for screen, small in found.items() if small} == {}
+
+
+def test_the_card_counts_sit_level_when_one_is_filled_in(open_phone):
+    # The filled-in field's helper line lifted it 10 px above the one typed into.
+    app = open_phone(360, 640)
+    start_two_player_match(app)
+    app.tap("end-hand", scroll=False)
+    app.tap("toggle-counts")
+    app.type("cards-0", "30")
+    app.see("filled in")
+    typed, filled = (app.visible_box(f"cards-{i}") for i in (0, 1))
+    assert abs(typed["y"] - filled["y"]) <= 1, (typed, filled)

@@ -57,7 +57,8 @@ def entry(vm: AppModel) -> Frame:
                 on_change=lambda e, i=i: m.type_cards(i, e.control.value), expand=True, text_size=18, dense=True,
                 border_color=ft.Colors.ERROR if bad else (p.sides[i] if d.cards.is_auto(i) else None),
                 helper=tr("entry.auto") if d.cards.is_auto(i) else None), f"cards-{i}", value=d.cards.shown(i)))
-        most_controls.append(ft.Row(fields, spacing=8))
+        # Tops aligned: the filled-in field's helper line ("filled in") hangs below it, not lifting it 10 px.
+        most_controls.append(ft.Row(fields, spacing=8, vertical_alignment=ft.CrossAxisAlignment.START))
     body.append(section(tr("entry.most"), *most_controls, ident="section-most", spacing=2))
 
     side = None
