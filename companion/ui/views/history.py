@@ -13,31 +13,27 @@ from .home import history_row
 from .palette import palette
 from .ratings import form_marks
 from .scoreboard import score_sheet
-from .widgets import card, icon_button, labelled, pill, secondary, section, toggle
+from .widgets import card, labelled, pill, secondary, section, toggle
 from .sync import conflict_cards
 
 
 def history_screen(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.history
     actions = vm.session.page_actions
-    header_actions = [
-        icon_button(ft.Icons.UPLOAD_FILE, actions.get("import"), tr("history.import"), "import-files",
-                    disabled=m.busy is not None),
-        icon_button(ft.Icons.ARCHIVE, lambda: m.export_all(), tr("history.export"), "export-all",
-                    disabled=m.busy is not None)] if vm.session.can_write else []
     out: list[ft.Control] = watching(vm)
     if m.busy:
         out.append(labelled(ft.ProgressBar(value=m.progress_fraction()), "busy", m.progress_text()))
     if m.deleted and vm.session.can_write:
         out.append(secondary(tr("history.undo_delete"), lambda: m.undo_delete(), "undo-delete", icon=ft.Icons.RESTORE))
     players = m.player_choices()
+    # Each filter is one row that scrolls sideways: nine players filled 440 px as rows of chips.
     if players:
         out.append(section(tr("history.by_player"), ft.Row(
             [pill(c.label, c.selected, lambda _e=None, k=c.key: m.filter_player(k), f"filter-player-{c.label}", size=14)
-             for c in players], wrap=True, spacing=6, run_spacing=6)))
+             for c in players], scroll=ft.ScrollMode.AUTO, spacing=6)))
     out.append(section(tr("history.by_rules"), ft.Row(
         [pill(c.label, c.selected, lambda _e=None, k=c.key: m.filter_rules(k), f"filter-rules-{c.key}", size=14)
-         for c in m.rules_choices()], wrap=True, spacing=6, run_spacing=6)))
+         for c in m.rules_choices()], scroll=ft.ScrollMode.AUTO, spacing=6)))
     playing = [] if (m.player or m.rules) else m.in_play()
     if playing:
         out.append(section(tr("history.in_play"), *[history_row(vm, row, playing=True) for row in playing],
@@ -54,8 +50,13 @@ def history_screen(vm: AppModel) -> Frame:
         out.append(section(tr("history.players"), ft.Row(
             [secondary(c.label, lambda _e=None, k=c.key: vm.player.open(k), f"player-{c.label}", icon=ft.Icons.PERSON)
              for c in players], wrap=True, spacing=6, run_spacing=6)))
-    return Frame(tr("nav.history"), out, actions=header_actions,
-                 status=Status(m.progress_text()) if m.progress_text() else None)
+    if vm.session.can_write:   # said in words, not bare icons in the header
+        out.append(section(tr("history.backups"), ft.Row([
+            secondary(tr("history.import_short"), actions.get("import"), "import-files", icon=ft.Icons.UPLOAD_FILE,
+                      expand=True, disabled=m.busy is not None),
+            secondary(tr("history.export_short"), lambda: m.export_all(), "export-all", icon=ft.Icons.ARCHIVE,
+                      expand=True, disabled=m.busy is not None)], spacing=8), note=tr("history.backups_note")))
+    return Frame(tr("nav.history"), out, status=Status(m.progress_text()) if m.progress_text() else None)
 
 
 def nice_step(top: float, lines: int = 5) -> int:
