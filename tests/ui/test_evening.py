@@ -126,7 +126,8 @@ def fill(app, most=0, counting=(0, 12), ten=0, two=1):
 def test_the_preview_says_when_the_hand_ends_the_match_and_who_wins_it(app):
     start(app, goal={"goal_kind": "hands", "hands": 1})
     fill(app)
-    assert app.entry.preview().text == "Anna 16 → 16 · Ben 9 → 9 — Anna wins the match"
+    assert app.entry.preview().text == ("Anna wins the match — Anna: hand 16, total 0 → 16 · "
+                                        "Ben: hand 9, total 0 → 9")
 
 
 def test_the_preview_the_saved_hand_and_the_history_say_when_the_match_goes_on_to_the_extension(app):
@@ -138,7 +139,7 @@ def test_the_preview_the_saved_hand_and_the_history_say_when_the_match_goes_on_t
         app.setup.step_target(-10)                       # first to 11, then 111
     app.setup.start()
     fill(app, counting=(0, 10))                          # 14 : 11, both pass 11 in the same hand
-    assert app.entry.preview().text.endswith("— two sides pass 11 together: played on to 111")
+    assert app.entry.preview().text.startswith("two sides pass 11 together: played on to 111 — ")
     app.entry.save()
     assert app.scoreboard.saved_line() == "Hand 1 saved: 14 : 11. Anna won it. Both passed 11: played on to 111."
     app.scoreboard.ask_abandon()

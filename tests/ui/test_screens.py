@@ -123,7 +123,7 @@ def test_a_typical_hand_takes_five_taps_from_end_hand_to_saved(app):
     app.tap("counting-0-11")   # counting cards of one side; the other is filled in
     app.tap("ten-1")           # who took the 10♦
     app.tap("two-0")           # who took the 2♣
-    app.see("Anna 25 → 25 · Ben 10 → 10")   # the points, before Save
+    app.see("Anna: hand 25, total 0 → 25 · Ben: hand 10, total 0 → 10")   # the points, before Save
     app.tap("save-hand")       # and Save
     app.see("Hand 1 saved")
     assert app.taps - before == 5

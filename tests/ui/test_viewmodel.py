@@ -302,7 +302,18 @@ def test_the_hand_is_previewed_before_save_with_each_sides_total_after_it(app):
     for tap in (lambda m: m.set_most(1), lambda m: m.set_counting(0, 5), lambda m: m.set_ten(1),
                 lambda m: m.set_two(1)):
         tap(app.entry)
-    assert app.entry.preview().text == "Anna 5 → 21 · Ben 20 → 29 — Ben wins the hand"
+    assert app.entry.preview().text == "Ben wins the hand — Anna: hand 5, total 16 → 21 · Ben: hand 20, total 9 → 29"
+
+
+def test_an_edit_is_previewed_old_to_new_for_the_hand_and_the_total_and_a_side_unchanged_without_an_arrow(app):
+    start(app)
+    enter(app)                                     # hand 1: 16 : 9
+    enter(app)                                     # hand 2: 16 : 9, totals 32 : 18
+    app.scoreboard.ask_edit(0)
+    app.confirm()
+    assert app.entry.preview().text.endswith("Anna: hand 16, total 32 · Ben: hand 9, total 18")  # nothing changed
+    app.entry.set_two(0)                           # the 2♣ to Anna instead: hand 1 17 : 8
+    assert app.entry.preview().text.endswith("Anna: hand 16 → 17, total 32 → 33 · Ben: hand 9 → 8, total 18 → 17")
 
 
 def test_a_problem_is_said_in_words_and_its_field_is_marked(app):

@@ -201,16 +201,20 @@ class EntryModel(ViewModel):
         except InvalidHand:
             return None
         tr, st = self.tr, self.app.scoreboard.standing
+        # One arrow meaning everywhere: old → new, with the words hand and total (the arrow meant hand points →
+        # total for a new hand, old hand → new hand in an edit, and said "20 → 20" where nothing changed).
         if self.editing is None:
-            parts = [tr("entry.preview_side", side=name, points=p, total=t + p)
+            parts = [tr("entry.preview_side", side=name, points=p, before=t, total=t + p)
                      for name, p, t in zip(self.names, score.points, st.totals)]
         else:
             before = st.scores[self.editing].points if self.editing < len(st.scores) else score.points
-            parts = [tr("entry.preview_edit", side=name, before=b, points=p)
-                     for name, b, p in zip(self.names, before, score.points)]
+            parts = [tr("entry.preview_edit", side=name, before=b, points=p, total_before=t, total=t - b + p)
+                     if b != p else tr("entry.preview_same", side=name, points=p, total=t)
+                     for name, b, p, t in zip(self.names, before, score.points, st.totals)]
         winner = (tr("entry.preview_winner", side=self.names[score.winner]) if score.winner is not None
                   else tr("entry.preview_tie"))
-        return Preview(" · ".join(parts) + " — " + (self._what_it_does(entry, st) or winner), score.points)
+        # What the hand does first: two lines at 360 px cut the end, and it hid that this hand ends the match.
+        return Preview((self._what_it_does(entry, st) or winner) + " — " + " · ".join(parts), score.points)
 
     def _what_it_does(self, entry, before) -> str | None:
         """What saving this hand does to the match, when it does more than add points: it ends the match
