@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from typing import Any
 
+from ..engine.entry import HandEntry, InvalidHand
 from ..engine.limits import MAX_NAME, cut
 from ..engine.match import Match, Standing, standing
-from ..engine.scoring import ITEMS
-from ..i18n.explain import goal_text, item_label, join_names, line_text, status_text
+from ..engine.scoring import ITEMS, score_hand
+from ..i18n.explain import field_name, goal_text, item_label, join_names, line_text, status_text
 from ..i18n import ENGLISH, Translator
+from ..records import TrailAction, TrailEntry
 
 
 def sheet_json(match: Match, st: Standing | None = None) -> dict[str, Any]:
@@ -104,3 +107,47 @@ def sheet_text(match: Match, tr: Translator = ENGLISH, st: Standing | None = Non
         out.append(tr("cli.sheet.next", dealer=cut(seats[st.next_dealer].player, MAX_NAME),
                       leader=cut(seats[st.next_leader].player, MAX_NAME)))
     return "\n".join(out)
+
+
+_ENTRY_FIELDS = ("cards", "most_cards", "counting", "ten_of_diamonds", "two", "xeris", "jack_xeris")
+"""The fields of a hand's entry a trail line names when an edit changed them, in the entry's order."""
+_HELD_BY_ONE = ("most_cards", "ten_of_diamonds", "two")
+"""Fields that say which side (an index), not how many per side."""
+
+
+def trail_text(entry: TrailEntry, match: Match, tr: Translator = ENGLISH) -> str:
+    """A trail entry in words, saying what changed: "hand 2: Mia 35 → 25 (counting cards 6 : 14 → 5 : 15)",
+    or for an undo the points the hand had ("hand 4 was undone (16 : 9)")."""
+    names = [side.name for side in match.sides]
+    at = entry.at[:16].replace("T", " ")
+
+    def points(hand: HandEntry | None) -> tuple[int, ...] | None:
+        try:
+            return score_hand(hand, match.rules, len(names)).points if hand is not None else None
+        except InvalidHand:
+            return None
+
+    before, after = points(entry.before), points(entry.after)
+    if entry.action is TrailAction.UNDO or entry.after is None:
+        said = " : ".join(str(p) for p in before) if before is not None else "–"
+        return tr("trail.undo", at=at, n=entry.hand + 1, points=said)
+    moved = [f"{name} {b} → {a}" for name, b, a in zip(names, before or (), after or ()) if b != a]
+    fields = []
+    for key in _ENTRY_FIELDS:
+        old, new = (getattr(e, key, None) if e is not None else None for e in (entry.before, entry.after))
+        if old != new:
+            fields.append(f"{field_name(key, tr)} {_entry_value(old, key, names)} → {_entry_value(new, key, names)}")
+    what = ", ".join(moved) if moved else tr("trail.same_points")
+    if fields:
+        what += f" ({'; '.join(fields)})"
+    return tr("trail.edit", at=at, n=entry.hand + 1, what=what)
+
+
+def _entry_value(value: object, key: str, names: Sequence[str]) -> str:
+    if value is None:
+        return "–"
+    if key in _HELD_BY_ONE and isinstance(value, int):
+        return names[value] if 0 <= value < len(names) else "–"
+    if isinstance(value, tuple):
+        return " : ".join(str(v) for v in value)
+    return str(value)

@@ -172,3 +172,4 @@ def status_text(match: Match, st: Standing, tr: Translator = ENGLISH) -> str:
         return tr("status.needs", needs=join_names([tr("status.needs_one", side=n, points=p)
                                                     for n, p in zip(names, st.needs)], tr))
     return tr.n("status.hands_left", st.hands_left or 0)
+

@@ -28,3 +28,22 @@ def test_a_tie_for_most_cards_is_said_once_of_both_sides():
                         hand(cards=(26, 26)))
     said = [line for line in sheet_text(match).splitlines() if line.strip().startswith("Most cards")]
     assert said and said[0].endswith("Eleni and Nikos: a tie for most cards: nobody gets the 3")
+
+
+def test_the_trail_says_what_an_edit_changed_and_what_an_undo_took_back():
+    # It said only "hand 2 was edited": a dispute had to open the hand to find what.
+    from companion.formats.sheet import trail_text
+    from companion.i18n import Translator
+    from companion.records import TrailAction, TrailEntry
+
+    match = Match.new(preset("classic"), [Side("Mia"), Side("Ben")], Goal(target=151))
+    was, now = hand(counting=(12, 8)), hand(counting=(10, 10), two=0)
+    edit = TrailEntry(TrailAction.EDIT, 1, was, now, "2026-12-05T20:10:00Z")
+    assert trail_text(edit, match) == ("2026-12-05 20:10: hand 2: Mia 16 → 15, Ben 9 → 10 "
+                                       "(counting cards 12 : 8 → 10 : 10; special two Ben → Mia)")
+    same = TrailEntry(TrailAction.EDIT, 0, was, hand(counting=(11, 9), two=0), "2026-12-05T20:11:00Z")
+    assert trail_text(same, match).endswith("hand 1: the same points (counting cards 12 : 8 → 11 : 9; "
+                                            "special two Ben → Mia)")
+    undo = TrailEntry(TrailAction.UNDO, 3, was, None, "2026-12-05T20:12:00Z")
+    assert trail_text(undo, match) == "2026-12-05 20:12: hand 4 was undone (16 : 9)"
+    assert trail_text(undo, match, Translator("el")) == "2026-12-05 20:12: το χέρι 4 αναιρέθηκε (16 : 9)"

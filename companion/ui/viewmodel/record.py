@@ -12,6 +12,7 @@ from ...history.whatif import WhatIf, WhatIfError, what_if, why_not
 from ...i18n.explain import goal_text, problem_text, status_text
 from ...service import MatchRecord, StaleWrite
 from .session import Screen, Session, Tone, ViewModel, intent
+from ...formats.sheet import trail_text
 from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
 
 
@@ -77,8 +78,8 @@ class RecordModel(ViewModel):
         return breakdown(self.record.match, self.standing.scores[index], self.tr)
 
     def trail_lines(self) -> list[str]:
-        return [self.tr(f"trail.{t.action.value}", n=t.hand + 1, at=t.at[:16].replace("T", " "))
-                for t in self.record.trail]
+        """Each change to a recorded hand, saying what changed (`formats.sheet.trail_text`)."""
+        return [trail_text(t, self.record.match, self.tr) for t in self.record.trail]
 
     def _fitted(self, name: str):
         """The preset as this table would play it (its shape, if the preset is for another)."""
