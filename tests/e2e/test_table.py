@@ -76,10 +76,9 @@ def test_a_stale_save_edit_undo_and_tap_are_refused_in_words_and_a_rematch_moves
     a.visible_box("status")                            # said where the person is looking
     a.visible_box("reopen-hand")
     assert (total(b, 0), total(b, 1)) == (16, 9)
-    a.tap("reopen-hand")                               # go on with hand 2, from the match as it is
+    a.tap("reopen-hand")                               # go on with hand 2: its scoreboard, where its taps are
+    a.wait_id("end-hand")                              # made (not an empty entry for a hand nobody played)
     a.see("Hand 2")
-    a.tap("back")
-    a.wait_id("end-hand")
     assert (total(a, 0), total(a, 1)) == (16, 9)       # one hand 1, not two
 
     # Undo from a stale question: A asks "Undo hand 1?", B saves hand 2 meanwhile, A says yes.

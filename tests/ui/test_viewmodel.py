@@ -373,3 +373,19 @@ def test_an_edit_opened_before_the_group_replaced_that_hand_is_refused_in_words(
     assert a.entry.stale_line() == ("Hand 1 now counts as another device saved it (the group kept that version), "
                                     "so this was not saved: check the numbers and save again.")
     assert services.table.get(m).match.hands[0] == theirs and services.table.get(m).trail == ()
+
+
+def test_go_on_after_another_phone_saved_the_hand_returns_to_the_scoreboard_of_the_hand_in_progress(services):
+    a, b = AppModel(services), AppModel(services)
+    start(a)
+    b.scoreboard.refresh(a.scoreboard.record.id)
+    a.scoreboard.end_hand()
+    a.entry.set_most(0)
+    enter(b)                                           # B saves hand 1 first
+    a.entry.set_counting(0, 12)
+    a.entry.set_ten(0)
+    a.entry.set_two(1)
+    a.entry.save()                                     # refused: the form is stale
+    assert a.entry.stale is not None and a.entry.reopen_label() == "Go on with hand 2"
+    a.entry.reopen()
+    assert a.screen is Screen.SCOREBOARD and len(a.scoreboard.match.hands) == 1

@@ -446,10 +446,12 @@ class EntryModel(ViewModel):
             self.based_on = current.revision          # the same hand: keep what was typed, take the new taps
             if not self.draft.xeris_touched:
                 self._fill_xeris(current)
-        else:
-            self._kept = None
-            self.session.screen = Screen.SCOREBOARD
-            self.open_new(current)
+        else:   # another phone saved this hand: on to the scoreboard of the hand in progress, where its taps
+            self._kept = None   # are made (an empty entry opened for a hand nobody had played yet)
+            self._close()
+            self.session.back()
+            if self.session.screen is Screen.ENTRY:
+                self.session.screen = Screen.SCOREBOARD
         self.session.notice = None
 
     def recover(self, exc: Exception) -> bool:
