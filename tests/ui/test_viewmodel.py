@@ -389,3 +389,25 @@ def test_go_on_after_another_phone_saved_the_hand_returns_to_the_scoreboard_of_t
     assert a.entry.stale is not None and a.entry.reopen_label() == "Go on with hand 2"
     a.entry.reopen()
     assert a.screen is Screen.SCOREBOARD and len(a.scoreboard.match.hands) == 1
+
+
+def test_the_entrys_xeris_follow_the_taps_until_changed_by_hand_and_can_use_the_taps_again(services):
+    a, b = AppModel(services), AppModel(services)
+    start(a)
+    b.scoreboard.refresh(a.scoreboard.record.id)
+    a.scoreboard.end_hand()                            # A opens the entry; B, at the table, taps a xeri
+    b.scoreboard.tap(0, TapKind.XERI)
+    a.scoreboard.refresh(a.scoreboard.record.id)      # what the page does when B's tap is told
+    assert a.entry.stale is None and a.entry.draft.xeris == [1, 0]       # followed, not a stale form
+    a.entry.step(TapKind.XERI, 1, 1)                  # changed here by hand
+    b.scoreboard.tap(0, TapKind.XERI)
+    a.scoreboard.refresh(a.scoreboard.record.id)
+    assert a.entry.stale is None and a.entry.draft.xeris == [1, 1]       # the person's stand
+    assert a.entry.xeris_note() == "Changed here: taps on the scoreboard no longer change these."
+    a.entry.use_taps()
+    assert a.entry.draft.xeris == [2, 0] and a.entry.xeris_note() == "Filled in from the taps during the hand."
+    for tap in (lambda m: m.set_most(0), lambda m: m.set_counting(0, 12), lambda m: m.set_ten(0),
+                lambda m: m.set_two(1)):
+        tap(a.entry)
+    a.entry.save()                                    # saved on the match as it is now: B's taps are in it
+    assert a.scoreboard.match.hands[0].xeris == (2, 0)

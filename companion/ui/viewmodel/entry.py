@@ -124,9 +124,20 @@ class EntryModel(ViewModel):
     def on_match_changed(self, record: MatchRecord) -> None:
         """Another phone changed the match while this form is open: the form says so at once, above its
         buttons, and offers to discard it or go on from the match as it is now (a save would be refused)."""
-        if self.draft is not None and self.session.screen is Screen.ENTRY and record.revision != self.based_on:
-            self.stale = record
-            self.session.notice = None
+        if self.draft is None or self.session.screen is not Screen.ENTRY or record.revision == self.based_on:
+            return
+        before, now = self.based_on, record.revision
+        if (self.editing is None and before is not None and self.stale is None
+                and (before.hands, before.hand_taps, before.changes, before.abandoned)
+                == (now.hands, now.hand_taps, now.changes, now.abandoned)):
+            # Only taps of the hand being entered: the xeris follow them until changed here by hand (then they
+            # stay as the person set them, and the form says so, with a way back to the taps).
+            self.based_on = now
+            if not self.draft.xeris_touched:
+                self._fill_xeris(record)
+            return
+        self.stale = record
+        self.session.notice = None
 
     # --- what the screen shows -------------------------------------------------------------------------
     @property
@@ -422,6 +433,19 @@ class EntryModel(ViewModel):
         self.session.back()
         if self.session.screen is Screen.ENTRY:
             self.session.screen = Screen.SCOREBOARD
+
+    @intent
+    def use_taps(self) -> None:
+        """The xeris from the live taps again, after they were changed here by hand."""
+        if self.draft is not None and self.record is not None and self.editing is None:
+            self.draft.xeris_touched = False
+            self._fill_xeris(self.record)
+
+    def xeris_note(self) -> str:
+        """Where the xeris come from: the live taps, or this form (then the taps no longer change them)."""
+        if self.editing is None and self.draft is not None and self.draft.xeris_touched:
+            return self.tr("entry.xeris_changed")
+        return self.tr("entry.xeris_note")
 
     @intent
     def discard(self) -> None:

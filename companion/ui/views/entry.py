@@ -170,7 +170,7 @@ def xeris_section(vm: AppModel, p: Palette, width: float) -> ft.Control:
         line = ft.Row([words, secondary(tr("entry.change_xeris"), lambda: m.open_xeris(), "open-xeris",
                                         icon=ft.Icons.EDIT)], vertical_alignment=ft.CrossAxisAlignment.CENTER)
         return labelled(line, "section-xeris")
-    rows = [ft.Row([ft.Text("", expand=True),
+    rows: list[ft.Control] = [ft.Row([ft.Text("", expand=True),
                     ft.Text(tr("field.xeris"), width=STEPPERS, text_align=ft.TextAlign.CENTER, size=13),
                     ft.Text(tr("field.jack_xeris"), width=STEPPERS, text_align=ft.TextAlign.CENTER, size=13)],
                    spacing=4)]
@@ -197,7 +197,12 @@ def xeris_section(vm: AppModel, p: Palette, width: float) -> ft.Control:
                     lambda _e=None, i=i: m.step(TapKind.JACK_XERI, i, 1), f"jack-xeris-{i}",
                     tr("entry.jack_xeris_of", side=row.name)),
         ], spacing=4))
-    return section(tr("entry.xeris"), *rows, note=tr("entry.xeris_note"), ident="section-xeris", spacing=2)
+    # Where the xeris come from is said below the steppers (the last thing on the screen): when they were
+    # changed by hand the longer note and "Use the taps again" move nothing above them.
+    rows.append(ft.Text(m.xeris_note(), size=13, color=ft.Colors.ON_SURFACE_VARIANT, italic=True))
+    if m.editing is None and m.draft.xeris_touched:
+        rows.append(secondary(tr("entry.use_taps"), lambda: m.use_taps(), "use-taps", icon=ft.Icons.RESTART_ALT))
+    return section(tr("entry.xeris"), *rows, ident="section-xeris", spacing=2)
 
 
 def exact_grid(vm: AppModel, p: Palette) -> list[ft.Control]:
