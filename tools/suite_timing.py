@@ -65,6 +65,10 @@ def run_once(hogs: int) -> dict:
     record = {"commit": commit, "date": datetime.now(UTC).strftime("%Y-%m-%d"), "hogs": hogs,
               "status": done.returncode, "seconds": round(seconds), "parts": parts(log)}
     if done.returncode:
+        # pytest's own account of what failed first (its FAILED/ERROR lines and the assertion they end on),
+        # then the log's last lines: pip's warnings on stderr used to push the failures out of the tail.
+        failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR", "E  "))]
+        record["failed"] = failed[:60]
         record["tail"] = log.splitlines()[-40:]
     return record
 
