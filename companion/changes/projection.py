@@ -141,15 +141,20 @@ def _choices(choices: Iterable[Change]) -> tuple[dict[str, Change], dict[int, li
 
 
 def _withdrawn(versions: Mapping[str, Version], undone: Mapping[str, Change],
-               dropped: Mapping[str, Change]) -> set[str]:
-    """The versions that no longer count: dropped by a choice, or undone. An undo takes back the hand, not one
-    version of it: the versions it was edited from go with it."""
-    withdrawn = set(dropped)
-    for ident in undone:
-        while ident in versions and ident not in withdrawn:
-            withdrawn.add(ident)
+               dropped: Mapping[str, Change]) -> dict[str, tuple]:
+    """The versions that no longer count, each with the logical order of the change that withdrew it: dropped by
+    a choice, or undone. An undo takes back the hand, not one version of it: the versions it was edited from go
+    with it."""
+    withdrawn = {ident: c.order for ident, c in dropped.items()}
+    for ident, u in undone.items():
+        while ident in versions and (ident not in withdrawn or u.order < withdrawn[ident]):
+            withdrawn[ident] = u.order
             ident = versions[ident].change.body.get("base") or ""
     return withdrawn
+
+
+_NEVER = (float("inf"),)
+"""The order of a change that never happened: after every other (a version not withdrawn)."""
 
 
 @dataclass(frozen=True)
@@ -161,12 +166,23 @@ class _Heads:
 
 
 def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], choices: Sequence[Change],
-           kept_order: Mapping[int, list[str]], withdrawn: set[str]) -> _Heads:
+           kept_order: Mapping[int, list[str]], withdrawn: Mapping[str, tuple]) -> _Heads:
     """Per slot, in slot order: the version that counts (the earliest of the distinct heads, by logical clock,
     unless the table chose), a conflict where distinct heads are left unchosen, and the trail of what each
     version replaced or what was withdrawn, and of every choice the table made (one a later choice overrode
     too: two phones that chose apart both said so), by logical clock."""
     trail: list[tuple[tuple[int, str, str, str], TrailEntry]] = []   # (the change's logical order, the entry)
+    by_slot: dict[int, list[Version]] = {}
+    for v in versions.values():
+        by_slot.setdefault(v.slot, []).append(v)
+
+    def number_at(slot: int, order: tuple) -> int:
+        """The hand's index when the change of logical order `order` was made: the earlier slots that counted
+        a hand then. (Counted now, a later undo of an earlier hand renumbered entries already listed, and a
+        device's own trail of that moment said another hand than the group's.)"""
+        return sum(1 for other, mine in by_slot.items() if other < slot
+                   and any(v.change.order < order and withdrawn.get(v.id, _NEVER) > order for v in mine))
+
     hands: list[Version] = []
     conflicts: list[Conflict] = []
     generations: dict[int, int] = {}
@@ -190,15 +206,16 @@ def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], choice
         for v in mine:
             base = versions.get(v.change.body.get("base") or "")
             if base is not None:
-                trail.append((v.change.order, TrailEntry(TrailAction.EDIT, index, base.entry, v.entry, v.change.at)))
+                trail.append((v.change.order, TrailEntry(TrailAction.EDIT, number_at(slot, v.change.order), base.entry,
+                                                         v.entry, v.change.at)))
             if v.id in undone:
                 u = undone[v.id]
-                trail.append((u.order, TrailEntry(TrailAction.UNDO, index, v.entry, None, u.at)))
+                trail.append((u.order, TrailEntry(TrailAction.UNDO, number_at(slot, u.order), v.entry, None, u.at)))
         for c in choices:
             kept = versions.get(c.body["keep"][0]) if c.body["slot"] == slot and c.body["keep"] else None
             if kept is not None:
-                trail.extend((c.order, TrailEntry(TrailAction.EDIT, index, versions[i].entry, kept.entry, c.at))
-                             for i in c.body["drop"] if i in versions)
+                trail.extend((c.order, TrailEntry(TrailAction.EDIT, number_at(slot, c.order), versions[i].entry,
+                                                  kept.entry, c.at)) for i in c.body["drop"] if i in versions)
         hands.extend(counted)
     # In the order things happened (logical clock), never by the phones' own clocks: an edit on a phone an hour
     # ahead still comes before the undo another phone made after seeing it.

@@ -351,3 +351,22 @@ def test_an_edit_on_a_screen_that_missed_an_undo_and_a_new_save_lists_the_trail_
         group.once_everyone_synced_twice_everyone_shows_the_same()
     finally:
         group.teardown()
+
+
+def test_two_hands_undone_in_turn_are_numbered_as_they_were_when_undone_on_every_device():
+    # Found by the model test (seed 22): hands 1 and 2 saved, then both undone, before a round. The group's
+    # trail numbered each undo by the hands that count now ("hand 1" twice); the device that undid them had
+    # said "hand 2", then "hand 1", and kept its own words beside the group's.
+    group = Group()
+    try:
+        group.devices_of_the_group([0, 0, 0, 0])
+        group.new_match(0)
+        m = f"{1:032x}"
+        for _ in range(2):
+            group.save_a_hand(0, Drawn(m))
+        for _ in range(2):
+            group.undo_the_last_hand(0, Drawn(m))
+        group.once_everyone_synced_twice_everyone_shows_the_same()
+        assert [(t.action.value, t.hand) for t in group.devices[3].table.get(m).trail] == [("undo", 1), ("undo", 0)]
+    finally:
+        group.teardown()
