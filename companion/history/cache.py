@@ -30,10 +30,15 @@ class HistoryCache:
         """The ratings of each filter asked for, kept between calls (a new match costs one update)."""
         self._books_lock = threading.Lock()
 
+    @staticmethod
+    def _wanted(library: Any) -> tuple[list, tuple]:
+        """The history's summaries, and the key a scored history is kept under (each match's id and last change)."""
+        wanted = [s for s in library.matches() if s.is_history]
+        return wanted, tuple((s.id, s.updated) for s in wanted)
+
     def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
         """The scored history of `library` (the service's `Library`), oldest first."""
-        wanted = [s for s in library.matches() if s.is_history]
-        key = tuple((s.id, s.updated) for s in wanted)
+        wanted, key = self._wanted(library)
         with self._lock:
             if key == self._key:
                 return self._result
@@ -54,9 +59,8 @@ class HistoryCache:
     def changes_if_warm(self, library: Any, match_ids: Iterable[str]) -> dict[str, float] | None:
         """How far these matches moved their players' all-time ratings; None while the history is not scored
         yet (it is being warmed up: asked on a screen that must not wait for it)."""
-        wanted = [s for s in library.matches() if s.is_history]
         with self._lock:
-            if tuple((s.id, s.updated) for s in wanted) != self._key:
+            if self._wanted(library)[1] != self._key:
                 return None
             history = self._result
         return self._with_book(Filter(), history, lambda book: book.changes(match_ids))

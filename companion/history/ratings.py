@@ -239,9 +239,15 @@ class RatingBook:
     _effects: list[_Effect] = field(default_factory=list)
     _checkpoints: dict[int, dict[str, tuple[float, float]]] = field(default_factory=lambda: {0: {}})
     _ratings: dict[str, tuple[float, float]] = field(default_factory=dict)
+    _last: object = None
 
     def update(self, history: Iterable[ScoredMatch]) -> None:
-        """Bring the ratings up to `history` (any order: the season's matches are ordered here)."""
+        """Bring the ratings up to `history` (any order: the season's matches are ordered here). The very history
+        of the last update (`HistoryCache` hands out the same tuple while nothing changed) costs nothing: Home
+        asks on every redraw."""
+        if isinstance(history, tuple) and history is self._last:   # a tuple cannot have changed since
+            return
+        self._last = history if isinstance(history, tuple) else None
         matches = sorted((m for m in history if self.filter.holds(m)), key=_order)
         keys = [_key(m) for m in matches]
         same = 0

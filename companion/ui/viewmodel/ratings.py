@@ -102,10 +102,9 @@ def move_row(tr, move: Move, names: dict[str, str]) -> MoveRow:
     return MoveRow(move.match_id, text, signed(tr, move.change), move.change >= 0)
 
 
-def signed(tr, x: float) -> str:
-    """"+3.1", "−2.4": one decimal, the language's decimal mark, a real minus sign."""
-    text = tr.decimal(abs(x), 1)
-    return ("+" if x >= 0 else "−") + text
+def signed(tr, x: float, digits: int = 1) -> str:
+    """"+3.1", "−2.4" (or "+24" with no `digits`): the language's decimal mark, a real minus sign."""
+    return ("+" if x >= 0 else "−") + tr.decimal(abs(x), digits)
 
 
 class RatingsModel(ViewModel):
@@ -214,7 +213,7 @@ class RatingsModel(ViewModel):
                      for pid, name in zip(ids, members)}
             ordered = sorted(moved.items(), key=lambda kv: (-kv[1], names.get(kv[0], "")))
             changes = tr("ratings.evening.changes", changes=" · ".join(
-                f"{names.get(pid, '?')} {'+' if x >= 0 else '−'}{tr.say(abs(round(x)))}" for pid, x in ordered))
+                f"{names.get(pid, '?')} {signed(tr, x, 0)}" for pid, x in ordered))
         return EveningCard(tr.n("ratings.evening.title", len(run)), tuple(lines), changes)
 
     # --- what the screen shows -----------------------------------------------------------------------
@@ -241,8 +240,7 @@ class RatingsModel(ViewModel):
                 detail += f" · {tr('ratings.provisional')}"
             change = None
             if p.week_change is not None and round(p.week_change):
-                sign = "+" if p.week_change > 0 else "−"
-                change = tr("ratings.week", change=f"{sign}{tr.say(abs(round(p.week_change)))}")
+                change = tr("ratings.week", change=signed(tr, p.week_change, 0))
             rows.append(RatingRow(p.player_id, place, names.get(p.player_id, "?"), tr.say(round(p.rating)), detail,
                                   change, (p.week_change or 0) > 0, p.provisional, p.form))
         chosen = self.filter(now)
