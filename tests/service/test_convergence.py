@@ -18,6 +18,7 @@ import itertools
 import json
 import os
 import shutil
+from contextlib import contextmanager
 from collections.abc import Iterator
 import tempfile
 from datetime import timedelta
@@ -333,40 +334,47 @@ class Drawn:
         return self.values.pop(0)
 
 
+FIRST = f"{1:032x}"
+"""The id of the first match a written-out run starts."""
+
+
+@contextmanager
+def written_out() -> Iterator[Group]:
+    """A run of the model written out: four devices on true clocks, the first match started on device 0; what
+    must hold is checked at the end (`teardown`), as after every generated run."""
+    group = Group()
+    try:
+        group.devices_of_the_group([0, 0, 0, 0])
+        group.new_match(0)
+        yield group
+    finally:
+        group.teardown()
+
+
 def test_an_edit_on_a_screen_that_missed_an_undo_and_a_new_save_lists_the_trail_alike():
     # Found by the model test once the trail was compared on every match: device 0's round kept device 2's undo
     # of hand 1 and its new hand 1 while a tap of its own landed; device 0 then edited hand 1 on its screen.
     # Its documents replaced the group's hand 1, but its own trail said it replaced the old one: an entry
     # no other device listed.
-    group = Group()
-    try:
-        group.devices_of_the_group([0, 0, 0, 0])
-        group.new_match(0)
-        m = f"{1:032x}"
+    with written_out() as group:
+        m = FIRST
         group.one_phone_saves_as_another_taps_or_saves_mid_round(0, 0, False, 0, Drawn(m))
         group.once_everyone_synced_twice_everyone_shows_the_same()
         group.undo_the_last_hand(2, Drawn(m))
         group.one_phone_saves_as_another_taps_or_saves_mid_round(2, 0, False, 0, Drawn(m))
         group.edit_a_hand(0, Drawn(m, 0))
         group.once_everyone_synced_twice_everyone_shows_the_same()
-    finally:
-        group.teardown()
 
 
 def test_two_hands_undone_in_turn_are_numbered_as_they_were_when_undone_on_every_device():
     # Found by the model test (seed 22): hands 1 and 2 saved, then both undone, before a round. The group's
     # trail numbered each undo by the hands that count now ("hand 1" twice); the device that undid them had
     # said "hand 2", then "hand 1", and kept its own words beside the group's.
-    group = Group()
-    try:
-        group.devices_of_the_group([0, 0, 0, 0])
-        group.new_match(0)
-        m = f"{1:032x}"
+    with written_out() as group:
+        m = FIRST
         for _ in range(2):
             group.save_a_hand(0, Drawn(m))
         for _ in range(2):
             group.undo_the_last_hand(0, Drawn(m))
         group.once_everyone_synced_twice_everyone_shows_the_same()
         assert [(t.action.value, t.hand) for t in group.devices[3].table.get(m).trail] == [("undo", 1), ("undo", 0)]
-    finally:
-        group.teardown()
