@@ -22,6 +22,8 @@ class TrailAction(enum.StrEnum):
     """The last hand was taken back."""
     EDIT = "edit"
     """A hand was replaced."""
+    REDO = "redo"
+    """A hand undone was saved again in its place (as it was, or corrected): `before` is the hand undone."""
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,7 @@ class TrailEntry:
     """One change to a recorded hand, kept so a dispute about a changed score can be looked up."""
 
     action: TrailAction
-    """Undo or edit (given as an action or its value)."""
+    """Undo, edit or redo (given as an action or its value)."""
     hand: int
     """The 0-based index of the hand concerned."""
     before: HandEntry

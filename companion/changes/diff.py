@@ -50,8 +50,8 @@ def changes_since(p: Projection, record: MatchRecord, deleted: bool, at: str, de
                 out.append(tap(m, slot, seat, TapKind(kind), at, device, taps_sent))
         for c in reversed(unmatched):  # taken back here: the latest of their kind first
             out.append(untap(c, at, device))
-    if record.abandoned != p.abandoned or deleted != p.deleted:
-        out.append(status(m, record.abandoned, deleted, at, device))
+    if (record.abandoned, deleted, record.match.finished_early) != (p.abandoned, p.deleted, p.finished):
+        out.append(status(m, record.abandoned, deleted, at, device, record.match.finished_early))
     return out
 
 

@@ -99,7 +99,7 @@ def _hash(*parts: Any) -> str:
 # --- making changes ------------------------------------------------------------------------------------
 def start(match_id: str, match: Match, created: str, device: str) -> Change:
     """The match was started. Its id is the match's: one start per match, whoever sends it."""
-    header = match_to_dict(replace(match, hands=()))
+    header = match_to_dict(replace(match, hands=(), finished_early=False))   # finished early: a status says so
     header.pop("hands", None)
     return Change(f"{match_id}.start", match_id, Kind.START, created, device, {"match": header})
 
@@ -138,11 +138,13 @@ def untap(tapped: Change, at: str, device: str) -> Change:
                   {"tap": tapped.id})
 
 
-def status(match_id: str, abandoned: bool, deleted: bool, at: str, device: str) -> Change:
-    """The match stopped unfinished (`abandoned`), or taken up again; deleted, or restored."""
-    ident = _hash(match_id, abandoned, deleted, at, device)
+def status(match_id: str, abandoned: bool, deleted: bool, at: str, device: str, finished: bool = False) -> Change:
+    """The match stopped unfinished (`abandoned`), or taken up again; deleted, or restored; `finished`: the table
+    finished it once a side was sure to win, before its last agreed hand (`Match.finished_early`; said only when
+    true, so a status without it reads as before)."""
+    ident = _hash(match_id, abandoned, deleted, at, device, *(("finished",) if finished else ()))
     return Change(f"{match_id}.status.{ident}", match_id, Kind.STATUS, at, device,
-                  {"abandoned": abandoned, "deleted": deleted})
+                  {"abandoned": abandoned, "deleted": deleted, **({"finished": True} if finished else {})})
 
 
 def choice(match_id: str, slot: int, keep: tuple[str, ...], drop: tuple[str, ...], at: str, device: str) -> Change:
@@ -232,7 +234,8 @@ def _check_body(c: Change) -> None:
               and b.get("tap") in (TapKind.XERI.value, TapKind.JACK_XERI.value) and type(b.get("n")) is int,
               m, "a tap")
     elif c.kind is Kind.STATUS:
-        _need(isinstance(b.get("abandoned"), bool) and isinstance(b.get("deleted"), bool), m, "a status")
+        _need(isinstance(b.get("abandoned"), bool) and isinstance(b.get("deleted"), bool)
+              and isinstance(b.get("finished", False), bool), m, "a status")
     elif c.kind is Kind.CHOICE:
         keep, drop = b.get("keep"), b.get("drop")
         _need(_slot(b.get("slot")) and isinstance(keep, list) and isinstance(drop, list)

@@ -78,11 +78,20 @@ def untapped(p: Projection, index: int, taken: Tap, at: str, device: str) -> Cha
     return untap(same[-1], at, device) if same else None
 
 
-def stopped(p: Projection, match_id: str, abandoned: bool, deleted: bool, at: str, device: str) -> Change | None:
-    """Stopped unfinished or taken up again, deleted or brought back; None when the documents say so already."""
-    if p.abandoned == abandoned and p.deleted == deleted:
+def cleared(p: Projection, index: int, at: str, device: str) -> list[Change]:
+    """Every live tap of hand `index` (the one in progress) taken back, the latest first."""
+    slot = slot_of(p, index)
+    return [untap(c, at, device) for c in reversed(p.live) if c.body["slot"] == slot]
+
+
+def stopped(p: Projection, match_id: str, abandoned: bool, deleted: bool, at: str, device: str,
+            finished: bool | None = None) -> Change | None:
+    """Stopped unfinished or taken up again, deleted or brought back, finished early or played on (`finished`;
+    None: as the documents say); None when the documents say so already."""
+    finished = p.finished if finished is None else finished
+    if (p.abandoned, p.deleted, p.finished) == (abandoned, deleted, finished):
         return None
-    return status(match_id, abandoned, deleted, at, device)
+    return status(match_id, abandoned, deleted, at, device, finished)
 
 
 def present(changes: Sequence[Change | None]) -> list[Change]:

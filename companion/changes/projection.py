@@ -64,6 +64,8 @@ class Projection:
     """Taps meant for a hand that another phone had already saved: they do not change it."""
     abandoned: bool = False
     deleted: bool = False
+    finished: bool = False
+    """The table finished the match before its last agreed hand, once a side was sure to win (the latest status)."""
     conflicts: tuple[Conflict, ...] = ()
     """Hands saved differently on two phones, for the table to choose."""
     next_slot: int = 0
@@ -92,7 +94,8 @@ def project(changes: Iterable[Change]) -> Projection:
     latest = by_kind[Kind.STATUS][-1] if by_kind[Kind.STATUS] else None  # by logical clock
     return Projection(start=start, hands=heads.hands, trail=heads.trail, live=live, late=late,
                       abandoned=bool(latest and latest.body["abandoned"]),
-                      deleted=bool(latest and latest.body["deleted"]), conflicts=heads.conflicts,
+                      deleted=bool(latest and latest.body["deleted"]),
+                      finished=bool(latest and latest.body.get("finished")), conflicts=heads.conflicts,
                       next_slot=next_slot, generations=heads.generations, unreadable=unreadable)
 
 
@@ -169,8 +172,8 @@ def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], choice
            kept_order: Mapping[int, list[str]], withdrawn: Mapping[str, tuple]) -> _Heads:
     """Per slot, in slot order: the version that counts (the earliest of the distinct heads, by logical clock,
     unless the table chose), a conflict where distinct heads are left unchosen, and the trail of what each
-    version replaced or what was withdrawn, and of every choice the table made (one a later choice overrode
-    too: two phones that chose apart both said so), by logical clock."""
+    version replaced or what was withdrawn, of a hand saved again in the place of one undone, and of every choice
+    the table made (one a later choice overrode too: two phones that chose apart both said so), by logical clock."""
     trail: list[tuple[tuple[int, str, str, str], TrailEntry]] = []   # (the change's logical order, the entry)
     by_slot: dict[int, list[Version]] = {}
     for v in versions.values():
@@ -208,6 +211,14 @@ def _heads(versions: Mapping[str, Version], undone: Mapping[str, Change], choice
             if base is not None:
                 trail.append((v.change.order, TrailEntry(TrailAction.EDIT, number_at(slot, v.change.order), base.entry,
                                                          v.entry, v.change.at)))
+            else:
+                # Saved in the place of a hand undone before it (by logical clock): the hand put back, as it was
+                # or corrected, says so beside the undo.
+                gone = [(undone[u.id].order, u) for u in mine if u.id in undone and undone[u.id].order < v.change.order]
+                if gone:
+                    trail.append((v.change.order, TrailEntry(TrailAction.REDO, number_at(slot, v.change.order),
+                                                             max(gone, key=lambda o: o[0])[1].entry, v.entry,
+                                                             v.change.at)))
             if v.id in undone:
                 u = undone[v.id]
                 trail.append((u.order, TrailEntry(TrailAction.UNDO, number_at(slot, u.order), v.entry, None, u.at)))
@@ -255,7 +266,7 @@ def match_of(p: Projection) -> Match:
     except (MatchFileError, RulesError) as exc:
         raise ChangeError(ChangeSays.SHAPE, match=p.start.match, detail=str(exc)) from None
     hands = tuple(v.entry for v in p.hands)
-    return replace(match, hands=hands)
+    return replace(match, hands=hands, finished_early=p.finished)
 
 
 def record_of(p: Projection, match_id: str, player_ids: tuple[tuple[str, ...], ...]) -> MatchRecord:
@@ -273,7 +284,7 @@ def record_of(p: Projection, match_id: str, player_ids: tuple[tuple[str, ...], .
     assert p.start is not None
     return MatchRecord(id=match_id, match=match, created=p.start.at, finished=finished,
                        abandoned=p.abandoned and not st.is_over, player_ids=player_ids,
-                       live=LiveHand() if st.is_over else live, trail=p.trail,
+                       live=live if st.takes_hand else LiveHand(), trail=p.trail,
                        hand_taps=tuple(v.taps for v in p.hands[: len(match.hands)]))
 
 

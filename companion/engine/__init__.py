@@ -7,8 +7,8 @@ every function returns a new value.
 from .cards import DECK, DECK_SIZE, Card, CardError, Rank, Suit, TEN_OF_DIAMONDS, parse_card
 from .entry import EntryField, HandEntry, InvalidHand, Problem, ProblemCode, check_hand, validate_hand
 from .live import LiveHand, Tap, TapKind
-from .match import (Match, MatchError, MatchOver, Seat, Side, Standing, Status, edit_hand, record_hand, standing,
-                    undo_hand, with_rules)
+from .match import (Match, MatchError, MatchOver, Seat, Side, Standing, Status, edit_hand, finish_now, record_hand,
+                    standing, undo_hand, with_rules)
 from .rules import Direction, Goal, RuleSet, RulesError
 from .scoring import ITEMS, HandScore, Item, Line, Note, hand_winner, score_hand
 from .tally import unique_leader
@@ -18,7 +18,7 @@ __all__ = [
     "EntryField", "HandEntry", "InvalidHand", "Problem", "ProblemCode", "check_hand", "validate_hand",
     "LiveHand", "Tap", "TapKind",
     "Match", "MatchError", "MatchOver", "Seat", "Side", "Standing", "Status",
-    "edit_hand", "record_hand", "standing", "undo_hand", "with_rules",
+    "edit_hand", "finish_now", "record_hand", "standing", "undo_hand", "with_rules",
     "Direction", "Goal", "RuleSet", "RulesError", "ITEMS", "HandScore", "Item", "Line", "Note", "hand_winner",
     "score_hand", "unique_leader",
 ]

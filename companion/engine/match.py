@@ -27,6 +27,7 @@ class MatchSays(Says):
     OVER = "the match is over: no more hands can be recorded"
     NOTHING_TO_UNDO = "there is no hand to undo"
     NO_HAND_TO_EDIT = "there is no hand {hand} to edit"
+    NOT_DECIDED = "the match is not decided yet: it can be finished only once a side is sure to win"
 
 
 class MatchError(SaidError):
@@ -54,13 +55,21 @@ class Status(enum.Enum):
 class Side:
     """One side of the table: a single player, or a partnership of two sharing one capture pile."""
 
-    name: str
-    """What the score sheet calls the side: the player's name, or the partnership's."""
+    title: str
+    """The player's name, or the name the partnership was given: "" for a partnership left unnamed, which is
+    called after its players (`name`)."""
     players: tuple[str, ...] = ()
     """A partnership's two players; empty for a single player, who is the side."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
+
+    @property
+    def name(self) -> str:
+        """What the score sheet calls the side: its title, or for a partnership left unnamed its two players in
+        full ("Νίκος & Χαραλάμπης"; never cut: a screen short of room shortens it for display only, and a rename
+        of either player renames the team). "&" reads the same in every language the app speaks."""
+        return self.title or " & ".join(self.players)
 
     @property
     def members(self) -> tuple[str, ...]:
@@ -92,6 +101,9 @@ class Match:
     """The seat (see `seats`) that dealt the first hand."""
     hands: tuple[HandEntry, ...] = ()
     """The hands played, in order."""
+    finished_early: bool = False
+    """Over an agreed number of hands: the table finished the match once a side was sure to win, before its last
+    agreed hand (`finish_now`). It counts only while that side is sure after the last hand recorded."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sides", tuple(self.sides))
@@ -167,17 +179,35 @@ class Standing:
     """The index of the hand that decided the match, or None while playing."""
     hands_after_end: int = 0
     """Hands recorded after the deciding hand (only when asked for with `strict=False`, as in a what-if)."""
+    sure_winner: int | None = None
+    """Over an agreed number of hands: the side no other can catch in the hands left (2–0 with one hand of three
+    to play), from the hand that made it so. The match is still in play until its last hand, unless the table
+    finishes it now (`Match.finished_early`); the hands played on count, and cannot change the winner."""
+    deciding_hand: bool = False
+    """Drawn under a rule set that lets the table agree on a deciding hand: one more hand may be recorded. The
+    draw stands unless one is; a hand after it with a single side ahead in hands won decides the match, and
+    after one that leaves them level another may follow."""
 
     @property
     def is_over(self) -> bool:
         """True once the match is won or drawn."""
         return self.status is not Status.PLAYING
 
+    @property
+    def takes_hand(self) -> bool:
+        """True while one more hand may be recorded: the match is in play, or drawn with a deciding hand allowed."""
+        return not self.is_over or self.deciding_hand
+
+    @property
+    def may_finish_now(self) -> bool:
+        """In play, but decided: the table may finish the match now (`finish_now`) or play the hands left on."""
+        return self.status is Status.PLAYING and self.sure_winner is not None
+
 
 class _Tally:
     """The running figures of a standing while its hands are added up, one hand at a time."""
 
-    __slots__ = ("totals", "won", "target", "extensions", "status", "winner", "decided_at")
+    __slots__ = ("totals", "won", "target", "extensions", "status", "winner", "decided_at", "sure")
 
     def __init__(self, sides: int, target: int | None):
         self.totals, self.won = [0] * sides, [0] * sides
@@ -185,14 +215,22 @@ class _Tally:
         self.status = Status.PLAYING
         self.winner: int | None = None
         self.decided_at: int | None = None
+        self.sure: int | None = None
 
     @classmethod
     def of(cls, st: Standing) -> _Tally:
         tally = cls(len(st.totals), st.target)
         tally.totals, tally.won = list(st.totals), list(st.hands_won)
         tally.extensions, tally.status = st.extensions, st.status
-        tally.winner, tally.decided_at = st.winner, st.decided_at
+        tally.winner, tally.decided_at, tally.sure = st.winner, st.decided_at, st.sure_winner
         return tally
+
+    def takes(self, match: Match, index: int) -> bool:
+        """True when hand `index` may be counted: the match is in play, or drawn and the rule set allows a
+        deciding hand."""
+        if self.status is Status.PLAYING:
+            return True
+        return self.status is Status.DRAWN and match.rules.deciding_hand and index < MAX_HANDS
 
     def add(self, goal: Goal, index: int, score: HandScore) -> None:
         """Count hand `index`: its points, who won it, and whether it decides the match."""
@@ -216,13 +254,25 @@ class _Tally:
                 reached = [s for s in range(len(totals)) if totals[s] >= target]
             if reached:
                 self.status, self.winner, self.decided_at = Status.WON, reached[0], index
-        elif index + 1 == goal.hands:
-            self.decided_at = index
+        elif goal.hands is not None:
+            # Most hands won, after the last agreed hand (or a deciding hand after a draw: level again is a draw
+            # again). Before it, a side no other can catch in the hands left is sure to win: said, but the match
+            # is played on unless the table finishes it now.
+            left = max(0, goal.hands - index - 1)
             leader = unique_leader(self.won)
-            self.status, self.winner = (Status.WON, leader) if leader is not None else (Status.DRAWN, None)
+            if not left:
+                self.decided_at = index
+                self.status, self.winner = (Status.WON, leader) if leader is not None else (Status.DRAWN, None)
+            elif self.sure is None and leader is not None and all(
+                    won + left < self.won[leader] for side, won in enumerate(self.won) if side != leader):
+                self.sure = leader
 
     def standing(self, match: Match, scores: tuple[HandScore, ...], running: tuple[tuple[int, ...], ...]) -> Standing:
         goal, counted = match.goal, len(scores)
+        if match.finished_early and self.status is Status.PLAYING and self.sure is not None \
+                and counted == len(match.hands):
+            # The table finished the match once it was decided: won at its last hand played.
+            self.status, self.winner, self.decided_at = Status.WON, self.sure, counted - 1
         return Standing(
             scores=scores, running=running, totals=tuple(self.totals), hands_won=tuple(self.won),
             status=self.status, winner=self.winner, target=self.target, extensions=self.extensions,
@@ -230,6 +280,7 @@ class _Tally:
             hands_left=max(0, goal.hands - counted) if goal.hands is not None else None,
             next_dealer=match.dealer_of(counted), next_leader=match.leader_of(counted),
             decided_at=self.decided_at, hands_after_end=len(match.hands) - counted,
+            sure_winner=self.sure, deciding_hand=self.status is Status.DRAWN and self.takes(match, counted),
         )
 
 
@@ -240,8 +291,9 @@ _STRICT, _LENIENT = "_standing", "_standing_lenient"
 def standing(match: Match, strict: bool = True) -> Standing:
     """The standing of the match after its hands (worked out once per match value, then kept).
 
-    Hands after the deciding hand raise `MatchOver`; with `strict=False` (rescoring under other
-    rules) they are left out of the standing and counted in `hands_after_end`.
+    Hands after the deciding hand raise `MatchOver` (but for a deciding hand after a draw, where the rule set
+    allows one: see `Standing.takes_hand`); with `strict=False` (rescoring under other rules) they are left out of
+    the standing and counted in `hands_after_end`.
     """
     cache = match.__dict__
     found = cache.get(_STRICT) or (None if strict else cache.get(_LENIENT))
@@ -250,10 +302,11 @@ def standing(match: Match, strict: bool = True) -> Standing:
     tally = _Tally(len(match.sides), match.goal.target)
     scores, running = [], []
     for index, entry in enumerate(match.hands):
-        if tally.decided_at is not None:
+        if not tally.takes(match, index):
             if not strict:
                 break
-            raise MatchOver(MatchSays.DECIDED, tally.decided_at, hand=tally.decided_at + 1, hands=len(match.hands))
+            decided = tally.decided_at if tally.decided_at is not None else index - 1   # over: some hand decided it
+            raise MatchOver(MatchSays.DECIDED, decided, hand=decided + 1, hands=len(match.hands))
         score = score_hand(entry, match.rules, len(match.sides))
         scores.append(score)
         tally.add(match.goal, index, score)
@@ -270,7 +323,7 @@ def record_hand(match: Match, entry: HandEntry) -> Match:
     Only the new hand is scored: the standing of the longer match is the known one plus that hand.
     """
     now = standing(match)
-    if now.is_over:
+    if not now.takes_hand:
         raise MatchOver(MatchSays.OVER, now.decided_at)
     score = score_hand(entry, match.rules, len(match.sides))
     longer = replace(match, hands=match.hands + (entry,))
@@ -281,10 +334,21 @@ def record_hand(match: Match, entry: HandEntry) -> Match:
 
 
 def undo_hand(match: Match) -> Match:
-    """The match without its last hand (the inverse of `record_hand`)."""
+    """The match without its last hand (the inverse of `record_hand`); a match finished early is in play again."""
     if not match.hands:
         raise MatchError(MatchSays.NOTHING_TO_UNDO)
-    return replace(match, hands=match.hands[:-1])
+    return replace(match, hands=match.hands[:-1], finished_early=False)
+
+
+def finish_now(match: Match) -> Match:
+    """The match finished now, before its last agreed hand: won by the side no other can catch in the hands
+    left. `MatchError` while no side is sure to win, `MatchOver` once the match is over."""
+    now = standing(match)
+    if now.is_over:
+        raise MatchOver(MatchSays.OVER, now.decided_at)
+    if now.sure_winner is None:
+        raise MatchError(MatchSays.NOT_DECIDED)
+    return replace(match, finished_early=True)
 
 
 def edit_hand(match: Match, index: int, entry: HandEntry) -> Match:
@@ -293,7 +357,9 @@ def edit_hand(match: Match, index: int, entry: HandEntry) -> Match:
         raise MatchError(MatchSays.NO_HAND_TO_EDIT, hand=index + 1)
     score_hand(entry, match.rules, len(match.sides))
     edited = replace(match, hands=match.hands[:index] + (entry,) + match.hands[index + 1:])
-    standing(edited)  # raises MatchOver when the edit would decide the match before its last hand
+    st = standing(edited)  # raises MatchOver when the edit would decide the match before its last hand
+    if edited.finished_early and not st.is_over:   # finished once decided, and the edit leaves it undecided
+        edited = replace(edited, finished_early=False)
     return edited
 
 

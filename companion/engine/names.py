@@ -102,6 +102,18 @@ def check_name(name: str) -> str:
     return clean
 
 
-def fit(name: str) -> str:
-    """A name cut to `MAX_NAME` characters, ending in "…" when cut (a team named after two long names)."""
-    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1].rstrip() + "…"
+def shown_side(title: str, players: tuple[str, ...], room: int = MAX_NAME) -> str:
+    """A side's name for a screen with `room` characters for it. A partnership left unnamed (`title` "") is
+    called after its players: in full when it fits, else by each player's first name ("Χαραλάμπης-Κωνσταντίνος
+    & Νίκος"), else each cut to its half: both players always appear. For display only: what is stored is
+    never cut."""
+    if title or len(players) != 2:
+        return title
+    full = " & ".join(players)
+    if len(full) <= room:
+        return full
+    first = [p.split()[0] if p.split() else p for p in players]
+    if len(" & ".join(first)) <= room:
+        return " & ".join(first)
+    half = max(2, (room - 3) // 2)
+    return " & ".join(f if len(f) <= half else f[: half - 1].rstrip() + "…" for f in first)

@@ -157,6 +157,9 @@ class RuleSet:
     """The goal a new match takes unless the table agrees another."""
     dealer_last_card_no_xeri: bool = False
     """A reminder: the dealer's very last card of the hand cannot make a xeri."""
+    deciding_hand: bool = True
+    """Over an agreed number of hands, a draw may be settled by a deciding hand if the table agrees (the rules'
+    own words: "equal: drawn (players may agree on a deciding hand)"); False: a draw is final."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "rank_points", _frozen(self.rank_points))
@@ -354,6 +357,8 @@ class Switch:
     """The value when off, used when the preset's own value is `on` (otherwise off means the preset's)."""
     min_seats: int = 2
     """Offered only at tables of at least this many seats."""
+    hands_goal: bool = False
+    """Offered only for a match over an agreed number of hands (the only goal it changes)."""
 
     def value(self, on: bool, preset_value: Any) -> Any:
         """The field's value for the switch's position over a preset whose own value is `preset_value`."""
@@ -394,6 +399,8 @@ FIELDS: tuple[RuleField, ...] = (
     RuleField("goal", dump=lambda g: g.to_dict(), load=Goal.from_dict),
     RuleField("dealer_last_card_no_xeri", load=_flag("dealer_last_card_no_xeri"),
               switch=Switch("dealer_last", on=True, off=False)),
+    RuleField("deciding_hand", load=_flag("deciding_hand"),
+              switch=Switch("draw_final", on=False, off=True, hands_goal=True)),
 )
 """Every field of a rule set, in file order: `to_dict`, `from_dict`, the match file and the new-match form
 all read this one list."""

@@ -21,7 +21,7 @@ from .presets import resolve_rules, rules_spec
 FORMAT = "xeri-match"
 VERSION = 1
 HAND_KEYS = {"cards", "most_cards", "counting", "xeris", "jack_xeris", "ten_of_diamonds", "two", "held"}
-TOP_KEYS = {"format", "version", "rules", "sides", "goal", "first_dealer", "hands", "meta"}
+TOP_KEYS = {"format", "version", "rules", "sides", "goal", "first_dealer", "hands", "finished_early", "meta"}
 MAX_FILE_CHARS = 4 * 1024 * 1024
 """The longest match file read: 1,000 hands card by card take about 600 KB, so no real file comes near."""
 MAX_DIGITS = 15
@@ -65,6 +65,8 @@ class FileSays(Says):
     TOO_BIG = "the file is larger than {size}; no match file is that big"
     NOT_JSON = "not valid JSON (line {line}, column {column}: {detail})"
     TOO_DEEP = "the JSON is nested too deeply to be a match file"
+    FINISHED_EARLY = "{field} is {true} or {false}, not {value}"
+    NOT_DECIDED = "{field} says the table finished the match early, but no side is sure to win after its last hand"
 
 
 class SizeSays(Says):
@@ -187,6 +189,8 @@ def side_from_dict(data: Any, where: Where, limit_names: bool = True) -> Side:
     players = data.get("players", [])
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) > 2:
         raise MatchFileError(FileSays.PLAYERS, where=where, field="'players'")
+    if not data["name"] and len(players) != 2:   # "" is a partnership left unnamed: called after its players
+        raise MatchFileError(FileSays.SIDE, where=where, field="'name'")
     if limit_names:
         for name in (data["name"], *players):
             check_name(name, where)
@@ -213,7 +217,7 @@ def _check_distinct(sides: tuple[Side, ...]) -> None:
 
 
 def side_to_dict(side: Side) -> dict[str, Any]:
-    return {"name": side.name, "players": list(side.players)} if side.players else {"name": side.name}
+    return {"name": side.title, "players": list(side.players)} if side.players else {"name": side.title}
 
 
 def match_from_dict(doc: Any, rules_override: str | None = None, *, limit_names: bool = True) -> Match:
@@ -269,14 +273,20 @@ def match_from_dict(doc: Any, rules_override: str | None = None, *, limit_names:
             raise MatchFileError(FileSays.AT, hand=i, problems=exc.problems, where=where,
                                  reason=HandProblems(exc.problems, names)) from None
         hands.append(entry)
-    match = Match(rules=rules, sides=sides, goal=goal, first_dealer=first, hands=tuple(hands))
+    early = doc.get("finished_early", False)
+    if not isinstance(early, bool):
+        raise MatchFileError(FileSays.FINISHED_EARLY, field="'finished_early'", true="true", false="false",
+                             value=shown(early))
+    match = Match(rules=rules, sides=sides, goal=goal, first_dealer=first, hands=tuple(hands), finished_early=early)
     if rules_override is None:
         try:
-            standing(match)
+            st = standing(match)
         except MatchOver as exc:
             decided = exc.decided_at or 0  # a match with hands after its end was decided by one of them
             raise MatchFileError(FileSays.AT, hand=decided + 1, where=WhereSays.HAND.of(n=decided + 2),
                                  reason=exc.message) from None
+        if early and not st.is_over:
+            raise MatchFileError(FileSays.NOT_DECIDED, field="'finished_early'")
     return match
 
 
@@ -291,6 +301,8 @@ def match_to_dict(match: Match, meta: Mapping[str, Any] | None = None) -> dict[s
         "first_dealer": match.first_dealer,
         "hands": [hand_to_dict(h) for h in match.hands],
     }
+    if match.finished_early:   # written only when set: a file (and its fingerprint) without it stays as it was
+        doc["finished_early"] = True
     if meta:
         doc["meta"] = dict(meta)
     return doc

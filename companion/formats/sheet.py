@@ -117,7 +117,8 @@ _HELD_BY_ONE = ("most_cards", "ten_of_diamonds", "two")
 
 def trail_text(entry: TrailEntry, match: Match, tr: Translator = ENGLISH) -> str:
     """A trail entry in words, saying what changed: "hand 2: Mia 35 → 25 (counting cards 6 : 14 → 5 : 15)",
-    or for an undo the points the hand had ("hand 4 was undone (16 : 9)")."""
+    or for an undo the points the hand had ("hand 4 was undone (16 : 9)"); a hand undone and saved again says
+    so, with what changed if anything did ("hand 4 was saved again: Mia 16 → 15 (…)")."""
     names = [side.name for side in match.sides]
     at = entry.at[:16].replace("T", " ")
 
@@ -131,6 +132,9 @@ def trail_text(entry: TrailEntry, match: Match, tr: Translator = ENGLISH) -> str
     if entry.action is TrailAction.UNDO or entry.after is None:
         said = " : ".join(str(p) for p in before) if before is not None else "–"
         return tr("trail.undo", at=at, n=entry.hand + 1, points=said)
+    if entry.action is TrailAction.REDO and entry.before == entry.after:
+        said = " : ".join(str(p) for p in after) if after is not None else "–"
+        return tr("trail.redo", at=at, n=entry.hand + 1, points=said)
     moved = [f"{name} {b} → {a}" for name, b, a in zip(names, before or (), after or ()) if b != a]
     fields = []
     for key in _ENTRY_FIELDS:
@@ -140,7 +144,8 @@ def trail_text(entry: TrailEntry, match: Match, tr: Translator = ENGLISH) -> str
     what = ", ".join(moved) if moved else tr("trail.same_points")
     if fields:
         what += f" ({'; '.join(fields)})"
-    return tr("trail.edit", at=at, n=entry.hand + 1, what=what)
+    return tr("trail.redo_changed" if entry.action is TrailAction.REDO else "trail.edit", at=at, n=entry.hand + 1,
+              what=what)
 
 
 def _entry_value(value: object, key: str, names: Sequence[str]) -> str:

@@ -110,5 +110,9 @@ class Translator:
         """An abbreviated month and year, as the language writes them."""
         return fmt.month_year(day, self.lang)
 
+    def day(self, when) -> str:
+        """A day, its month abbreviated, as the language writes it."""
+        return fmt.day(when, self.lang)
+
 
 ENGLISH = Translator("en")

@@ -156,6 +156,7 @@ def rules_text(rules: RuleSet, tr: Translator = ENGLISH) -> list[str]:
     if max(rules.players) > 2:
         out.append(tr(f"rules.direction.{rules.direction.value}"))
     out.append(tr("rules.goal", goal=goal_text(rules.goal, tr)))
+    out.append(tr("rules.deciding_hand" if rules.deciding_hand else "rules.draw_final"))
     if rules.dealer_last_card_no_xeri:
         out.append(tr("rules.dealer_last_card"))
     return out

@@ -58,3 +58,11 @@ def month_year(day: date, lang: str) -> str:
     from babel.dates import format_skeleton
 
     return format_skeleton("yMMM", day, locale=lang)
+
+
+def day(when: date, lang: str) -> str:
+    """A day with its month abbreviated, in the locale's own order: `Dec 3, 2026`, `3 Δεκ 2026`, `2026년 12월 3일`,
+    `3 Ara 2026`."""
+    from babel.dates import format_skeleton
+
+    return format_skeleton("yMMMd", when, locale=lang)

@@ -9,7 +9,8 @@ from dataclasses import replace
 
 from ..engine.entry import HandEntry
 from ..engine.live import LiveHand, Tap, TapKind
-from ..engine.match import Match, MatchError, MatchOver, Standing, edit_hand, record_hand, standing, undo_hand
+from ..engine.match import (Match, MatchError, MatchOver, Standing, edit_hand, finish_now, record_hand, standing,
+                            undo_hand)
 from ..engine.messages import Says
 from ..clock import new_id, utc_now
 from ..records import MatchRecord, Revision, TrailAction, TrailEntry
@@ -64,10 +65,13 @@ class Table:
         the group was never told of (from before the device joined, or imported) is told whole by the next round
         (`Sync.gather`)."""
 
-    def _told(self, before: MatchRecord, after: MatchRecord, says: Said = lambda *_: ()) -> MatchRecord:
+    def _told(self, before: MatchRecord, after: MatchRecord, says: Said = lambda *_: (),
+              live_from_documents: bool = False) -> MatchRecord:
         """`after` (the match as `before` became by one use case) with the documents that say so added to its
         outbox: what `says` makes of it, and a status when the match was stopped or taken up again. Documents
-        sync has taken since (`Ledger.known`) leave the outbox here."""
+        sync has taken since (`Ledger.known`) leave the outbox here. `live_from_documents`: the live taps are
+        the ones the group's documents hold for the hand in progress (an undo reopens the hand with every tap
+        made for it, another phone's too)."""
         if self.ledger is None:
             return after
         known = self.ledger.known(before.id)
@@ -85,15 +89,23 @@ class Table:
         if p.start is not None:  # else the group was never told of the match: the next round tells it all
             at, device = self._clock(), self.ledger.device
             made = said.present(says(p, everything, at, device))
-            if before.abandoned != after.abandoned and not any(c.kind is ch.Kind.STATUS for c in made):
-                made += said.present([said.stopped(p, before.id, after.abandoned, p.deleted, at, device)])
+            if (before.abandoned, before.match.finished_early) != (after.abandoned, after.match.finished_early) \
+                    and not any(c.kind is ch.Kind.STATUS for c in made):
+                made += said.present([said.stopped(p, before.id, after.abandoned, p.deleted, at, device,
+                                                   after.match.finished_early)])
             made = ch.named(ch.stamped(everything, made), self.device_name())
-            if len(after.trail) != len(before.trail):
+            if len(after.trail) != len(before.trail) or len(after.match.hands) > len(before.match.hands) \
+                    or live_from_documents:
                 # The trail says the change as the group's documents do: an edit or an undo made on a screen that
                 # had not shown another phone's news yet says what it replaced in the group's history (the
-                # device kept its own words apart, and two phones listed the trail differently).
+                # device kept its own words apart, and two phones listed the trail differently); a hand saved
+                # where one was undone is put back by the group's clock, not by this device's trail.
                 told = ch.project([*everything, *made])
                 after = replace(after, trail=(*before.trail, *ch.unsaid(told.trail, p.trail)))
+                if live_from_documents:
+                    after = replace(after, live=LiveHand(tuple(Tap(c.body["seat"], TapKind(c.body["tap"]))
+                                                               for c in told.live
+                                                               if c.body["seat"] < len(after.match.seats))))
         return replace(after, outbox=tuple(c.to_doc() for c in (*pending, *made)))
 
     def device_name(self) -> str:
@@ -174,20 +186,30 @@ class Table:
             own = record.live.taps if taps is None else self._checked_taps(record.match, entry, taps)
             kept = tuple(record.taps_of(i) for i in range(len(record.match.hands))) + (own,)
             index = len(record.match.hands)
+            # Saved in the place of the hand undone last there: the trail says it was put back (in a group the
+            # documents decide, `_told`).
+            said_last = next((t for t in reversed(record.trail) if t.hand == index), None)
+            trail = record.trail
+            if said_last is not None and said_last.action is TrailAction.UNDO:
+                trail += (TrailEntry(TrailAction.REDO, index, said_last.before, entry, self._clock()),)
             return self._save(self._told(
-                record, replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=kept),
+                record, replace(record, match=match, live=LiveHand(), abandoned=False, hand_taps=kept, trail=trail),
                 lambda p, _, at, device: [said.saved(p, match_id, index, entry, own, at, device)]))
 
     def undo_hand(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
-        """Take back the last hand; the trail keeps it."""
+        """Take back the last hand; the trail keeps it. The hand is open again: its live taps are back (the ones
+        it was saved with), to be saved again as it was or corrected (`record_hand`), or cleared (`clear_taps`)."""
         with self._lock:
             record = self._current(match_id, expected)
             match = undo_hand(record.match)
             index = len(match.hands)
             entry = TrailEntry(TrailAction.UNDO, index, record.match.hands[index], None, self._clock())
+            live = LiveHand(record.taps_of(index) or ())
             return self._save(self._told(
-                record, replace(record, match=match, trail=record.trail + (entry,), hand_taps=record.hand_taps[:index]),
-                lambda p, _, at, device: [said.undone(p, index, entry.at, device, entry.before)]))   # the trail's time
+                record, replace(record, match=match, trail=record.trail + (entry,), hand_taps=record.hand_taps[:index],
+                                live=live),
+                lambda p, _, at, device: [said.undone(p, index, entry.at, device, entry.before)],   # the trail's time
+                live_from_documents=True))
 
     def edit_hand(self, match_id: str, index: int, entry: HandEntry, expected: Revision | None = None,
                   taps: tuple[Tap, ...] | None = None) -> MatchRecord:
@@ -253,9 +275,28 @@ class Table:
                 record, replace(record, live=record.live.undo()),
                 lambda p, _, at, device: [said.untapped(p, index, taken, at, device)]), None)
 
+    def clear_taps(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
+        """Take back every live tap of the hand in progress (a hand undone and then discarded); refused
+        (`StaleWrite`) when the match moved on since this screen showed it."""
+        with self._lock:
+            record = self._current(match_id, expected)
+            if not record.live.taps:
+                return record
+            index = len(record.match.hands)
+            return self.storage.put(self._told(
+                record, replace(record, live=LiveHand()),
+                lambda p, _, at, device: said.cleared(p, index, at, device)), None)
+
+    def finish_now(self, match_id: str, expected: Revision | None = None) -> MatchRecord:
+        """Finish a match over an agreed number of hands once a side is sure to win, before its last hand: won
+        now (the table's choice; an undo of its last hand plays it on). `MatchError` while no side is sure."""
+        with self._lock:
+            record = self._current(match_id, expected)
+            return self._save(self._told(record, replace(record, match=finish_now(record.match), live=LiveHand())))
+
     def _check_in_play(self, record: MatchRecord) -> None:
         st = standing(record.match)
-        if st.is_over:
+        if not st.takes_hand:   # over; but a drawn match may take a deciding hand
             raise MatchOver(TableSays.NO_HAND_IN_PROGRESS, st.decided_at)
 
     def abandon(self, match_id: str, expected: Revision | None = None) -> MatchRecord:

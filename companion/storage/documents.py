@@ -70,12 +70,13 @@ def renamed_sides(sides: Sequence[Side], player_ids: Sequence[Sequence[str]],
     """The sides with today's player names.
 
     A single player's side is named after the player, so it follows a rename; a partnership keeps
-    the team name it was given, and its two players follow their renames.
+    the team name it was given, and its two players follow their renames (a team left unnamed is called
+    after them, so its name follows too).
     """
     out = []
     for side, ids in zip(sides, player_ids):
         if side.players:
-            out.append(Side(side.name, tuple(names.get(pid, old) for pid, old in zip(ids, side.players))))
+            out.append(Side(side.title, tuple(names.get(pid, old) for pid, old in zip(ids, side.players))))
         else:
             out.append(Side(names.get(ids[0], side.name) if ids else side.name))
     return tuple(out) + tuple(sides[len(out):])
@@ -98,7 +99,7 @@ def trail_to_dict(entry: TrailEntry) -> dict[str, Any]:
 
 def trail_from_dict(data: Any, where: str) -> TrailEntry:
     _need(isinstance(data, dict), f"{where} is not an object")
-    _need(data.get("action") in tuple(TrailAction), f"{where}: the action is 'undo' or 'edit'")
+    _need(data.get("action") in tuple(TrailAction), f"{where}: the action is 'undo', 'edit' or 'redo'")
     _need(_is_int(data.get("hand")) and data["hand"] >= 0, f"{where}: 'hand' is a hand number")
     _need(is_time(data.get("at")), f"{where}: 'at' is a time")
     try:
@@ -106,7 +107,8 @@ def trail_from_dict(data: Any, where: str) -> TrailEntry:
         after = hand_from_dict(data["after"], f"{where}, after") if data.get("after") is not None else None
     except MatchFileError as exc:
         raise DocumentError(str(exc)) from None
-    _need((after is None) == (data["action"] == TrailAction.UNDO), f"{where}: an edit has an 'after', an undo has none")
+    _need((after is None) == (data["action"] == TrailAction.UNDO),
+          f"{where}: an edit or a redo has an 'after', an undo has none")
     return TrailEntry(data["action"], data["hand"], before, after, data["at"])
 
 

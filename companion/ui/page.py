@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import os
 import sys
 import threading
@@ -26,6 +27,10 @@ from ..i18n import system_language
 from ..net.server import connection_access
 from .fonts import SCRIPT_FONTS, fonts_needed
 from .viewmodel import AppModel, Screen, Tone
+from .viewmodel.picture import SheetPicture
+from .pngcut import SIGNATURE, NotAPicture, join_bands, opaque_rows, png_size
+from .views.picture import PIXEL_RATIO, sheet_card
+from .views.picture import WIDTH as CARD_WIDTH
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +43,14 @@ SYNC_FOLLOW_SECONDS = 1.0
 SYNC_AGO_SECONDS = 5
 """How often it is drawn again regardless, for its "… seconds ago"."""
 """Whether this Python can start threads: not in a browser tab (the browser build runs Python in Pyodide)."""
+PICTURE_BYTES = 300_000
+"""The most a picture for a chat should weigh: one heavier is drawn again at a smaller pixel ratio."""
+CAPTURE_OFFSET = 20_000
+"""How far left of the window a picture is laid out to be captured (logical pixels): out of sight on any screen."""
+END_STRIP = 2
+"""The transparent strip under a captured control (logical pixels): where its picture ends, on any platform."""
+MOST_BANDS = 40
+"""The most bands a picture is captured in (a window a few pixels high would otherwise ask for thousands)."""
 
 
 @dataclass(frozen=True)
@@ -132,7 +145,8 @@ class PageAdapter:
         if self.writer is not None:
             session.write_later = self.write_later
         session.local = (page.client_ip or "127.0.0.1") in LOOPBACK or not page.web
-        session.page_actions = {"share": self.share, "share_sheet": self.share_sheet,
+        session.page_actions = {"share_sheet": self.share_sheet,
+                                "share_picture": self.share_picture, "save_picture": self.save_picture,
                                 "share_evening": self.share_evening,
                                 "import": self.pick_and_import, "join": self.join}
         session.copy_text = self.copy
@@ -333,10 +347,6 @@ class PageAdapter:
         call()
 
     # --- what the device does --------------------------------------------------------------------------
-    async def share(self) -> None:
-        """A short result for a chat (the full sheet is `share_sheet`); the clipboard where sharing is not."""
-        await self.share_text(self.vm.scoreboard.result_text())
-
     async def share_evening(self) -> None:
         """The evening's card as text for the group's chat."""
         card = self.vm.ratings.evening_card()
@@ -373,14 +383,124 @@ class PageAdapter:
     async def share_sheet(self) -> None:
         """The score sheet as a text file; a download where files cannot be shared."""
         data = self.vm.scoreboard.share_text().encode("utf-8")
-        name = "xeri-score-sheet.txt"
+        await self.share_file(data, "xeri-score-sheet.txt", "text/plain", downloaded="notice.sheet_downloaded")
+
+    async def share_file(self, data: bytes, name: str, mime_type: str, downloaded: str,
+                         text: str | None = None) -> None:
+        """A file to the phone's share sheet (with `text`, where the platform takes words with it); where files
+        cannot be shared, the browser downloads it and the notice `downloaded` says so."""
         try:
-            await page_services(self.page)["share"].share_files(
-                [ft.ShareFile.from_bytes(data, name=name, mime_type="text/plain")], subject=self.vm.tr("app.title"))
-            self.session.say("notice.shared")
+            # Our own download where the browser cannot share files: share_plus's would be said as shared.
+            result = await page_services(self.page)["share"].share_files(
+                [ft.ShareFile.from_bytes(data, name=name, mime_type=mime_type)], text=text,
+                subject=self.vm.tr("app.title"), download_fallback_enabled=False, mail_to_fallback_enabled=False)
         except Exception as exc:  # noqa: BLE001 - no file sharing here: the browser downloads it instead
             log.debug("share a file: %s", exc)
-            await self.download(name, data)
+            if await self.download(name, data):
+                self.session.say(downloaded)
+            else:
+                self.session.say("notice.share_failed", Tone.PROBLEM)
+            return
+        if getattr(result, "status", None) is not ft.ShareResultStatus.DISMISSED:
+            self.session.say("notice.shared")
+
+    # --- the score sheet as a picture ------------------------------------------------------------------
+    async def share_picture(self) -> None:
+        """The match on show as a picture, with its result in words, to the phone's share sheet; downloaded,
+        and said so, where files cannot be shared."""
+        made = await self.make_picture()
+        if made is not None:
+            picture, data = made
+            await self.share_file(data, picture.file_name, "image/png", downloaded="notice.picture_downloaded",
+                                  text=picture.caption)
+
+    async def save_picture(self) -> None:
+        """The match on show as a picture, saved as a download (a phone app, which has no downloads, shares it:
+        its share sheet saves to the phone's pictures)."""
+        made = await self.make_picture()
+        if made is None:
+            return
+        picture, data = made
+        if self.page.web and await self.download(picture.file_name, data):
+            self.session.say("notice.picture_saved")
+        else:
+            await self.share_file(data, picture.file_name, "image/png", downloaded="notice.picture_saved")
+
+    async def make_picture(self) -> tuple[SheetPicture, bytes] | None:
+        """The PNG of the match on show (`views.picture.sheet_card`), or None, said in words, when there is no
+        match or Flutter could not draw it."""
+        picture = self.vm.sheet_picture()
+        if picture is None:
+            return None
+        self.session.say("notice.picture_making")
+        ratio = PIXEL_RATIO
+        try:
+            for _attempt in range(3):
+                data = await self.capture(lambda: sheet_card(picture), CARD_WIDTH, ratio)
+                if len(data) <= PICTURE_BYTES:
+                    break
+                # Drawn smaller: the bytes go roughly with the square of the ratio (in eighths, for the bands).
+                ratio = max(1.0, math.floor(ratio * math.sqrt(PICTURE_BYTES / len(data)) * 0.97 * 8) / 8)
+        except Exception as exc:  # noqa: BLE001 - a client that cannot capture: told in words
+            log.warning("the picture of the match could not be made: %r", exc)
+            self.session.say("notice.picture_failed", Tone.PROBLEM)
+            return None
+        if not data.startswith(SIGNATURE):
+            log.warning("the picture of the match is not a PNG (%d bytes)", len(data))
+            self.session.say("notice.picture_failed", Tone.PROBLEM)
+            return None
+        return picture, data
+
+    async def capture(self, make: Callable[[], ft.Control], width: float, ratio: float) -> bytes:
+        """The control `make()` draws, `width` logical pixels wide with a background of its own, as a PNG drawn by
+        Flutter at `ratio` device pixels per logical pixel.
+
+        It has to be laid out and painted to be captured (an Offstage or an invisible control is not painted), so
+        it is put in the page's overlay for the moment, out of the window's sight to its left and out of the
+        accessibility tree, and taken away again. Where it ends is read off the picture: below it (a strip of
+        its own, and the rest of a browser's surface) the picture is transparent. In a browser Flutter captures
+        no more than its window holds (`ui.pngcut`): a picture taller than that is captured in bands, the
+        control moved up by a band each time, and a window narrower than the picture gets it at a smaller ratio
+        (multiples of 1/8, so that a band of a multiple of 8 logical pixels is a whole number of rows).
+        """
+        shot = ft.Screenshot(content=ft.Column([make(), ft.Container(height=END_STRIP)], spacing=0, tight=True))
+        holder = ft.Container(ft.Semantics(content=shot, exclude_semantics=True), left=-CAPTURE_OFFSET, top=0)
+        self.page.overlay.append(holder)
+        self.page.update()
+        try:
+            data = await shot.capture(pixel_ratio=float(ratio))
+            got_width, got_height = png_size(data)
+            if got_width < round(width * ratio):
+                ratio = max(1.0, math.floor(got_width / width * 8) / 8)
+                data = await shot.capture(pixel_ratio=float(ratio))
+                got_width, got_height = png_size(data)
+            columns, rows = round(width * ratio), opaque_rows(data)
+            if rows is None:             # no transparency to tell where it ends: captured as it is, whole
+                return data
+            if rows < got_height:
+                return join_bands([(data, rows)], columns, opaque=True)
+            band = math.floor(got_height / ratio / 8) * 8
+            if band <= 0:
+                raise NotAPicture(f"a window of {got_width}×{got_height} pixels is too small for a picture")
+            step = round(band * ratio)
+            bands = [(data, step)]
+            inner = ft.Container(ft.Column([make(), ft.Container(height=END_STRIP)], spacing=0, tight=True),
+                                 left=0, top=0)
+            shot.content = ft.Stack([inner], width=width, height=band, clip_behavior=ft.ClipBehavior.HARD_EDGE)
+            for k in range(1, MOST_BANDS):
+                inner.top = -k * band
+                self.page.update()
+                data = await shot.capture(pixel_ratio=float(ratio))
+                rows = opaque_rows(data) or 0
+                if rows < step:
+                    if rows:
+                        bands.append((data, rows))
+                    return join_bands(bands, columns, opaque=True)
+                bands.append((data, step))
+            raise NotAPicture(f"the picture is taller than {MOST_BANDS} bands of {band} logical pixels")
+        finally:
+            self.page.overlay.remove(holder)
+            self.page.update()
 
     async def pick_and_import(self) -> None:
         """Match files or history zips chosen on this device, imported."""
@@ -399,14 +519,17 @@ class PageAdapter:
             self.vm.history.download = None
             self.page.run_task(self.download, name, data)
 
-    async def download(self, name: str, data: bytes) -> None:
+    async def download(self, name: str, data: bytes) -> bool:
+        """`data` as a download named `name`, in a browser; whether the browser took it."""
         picker = page_services(self.page).get("files")
         if picker is None or not self.page.web:
-            return
+            return False
         try:
             await picker.save_file(file_name=name, src_bytes=data)
         except Exception as exc:  # noqa: BLE001 - the copy in the data folder is there whatever the browser does
             log.info("download %s: %s", name, exc)
+            return False
+        return True
 
     async def join(self) -> None:
         """A watching phone gave the table code: open the join link in this tab; the server sets the cookie

@@ -3,24 +3,16 @@ that Hangul names show as letters, not as empty boxes."""
 
 from __future__ import annotations
 
-import struct
 import zlib
+
+from companion.ui.pngcut import chunks
 
 
 def decode_png(data: bytes) -> tuple[int, int, list[bytes]]:
     """(width, height, rows of RGB(A) bytes) of an 8-bit, non-interlaced RGB or RGBA PNG (Chromium's)."""
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, header = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        chunk = data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", chunk)
-        elif kind == b"IDAT":
-            idat += chunk
-        elif kind == b"IEND":
-            break
+    header, idat = chunks(data)
+    assert header is not None, "a PNG without a header"
     width, height, depth, colour, _c, _f, interlace = header
     assert depth == 8 and colour in (2, 6) and interlace == 0, f"unsupported PNG {header}"
     bpp = 4 if colour == 6 else 3

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -249,8 +250,78 @@ def ratings(app: Driver, shot) -> None:
     shot("player-rating")
 
 
+def most_hands_won(app: Driver, shot, names=TABLE_NAMES, count: int = 12) -> None:
+    """Most hands won: a side sure to win before the last hand (the offer, the question, finished now), then a
+    drawn match offering a deciding hand, and the deciding hand at the table."""
+    def start(hands: int) -> None:
+        app.wait_id("new-match")
+        app.tap("new-match")
+        if app.wait_any("start-match", "confirm-yes") == "confirm-yes":
+            app.tap("confirm-yes")
+        for i, name in enumerate(names):
+            app.type(f"name-{i}", name)
+        app.tap("goal-hands")
+        for _ in range(7 - hands):
+            app.tap("hands-minus")
+        app.tap("start-match")
+        app.wait_id("end-hand")
+
+    start(3)
+    enter(app, counting=(0, count))
+    enter(app, counting=(0, count))
+    app.wait_id("finish-match")
+    time.sleep(11)                                 # the saved hand's line gives the strip back to the offer
+    shot("sure-to-win")
+    app.tap("finish-match")
+    app.wait_id("confirm-yes")
+    shot("finish-question")
+    app.tap("confirm-yes")
+    app.wait_id("winner")
+    shot("finished-early")
+    app.tap("back")
+    start(2)
+    enter(app, counting=(0, count))
+    enter(app, most=1, counting=(1, count), ten=1, two=0, then="winner")
+    app.wait_id("deciding-hand")
+    shot("match-drawn")
+    app.tap("deciding-hand")
+    app.wait_id("end-hand")
+    shot("deciding-hand")
+
+
+LONG_PARTNERS = ("Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλος"[:40], "Eleni", "Νίκος", "Petros")
+"""A partnership left unnamed with a 40-letter name in it, and a named one: every row must fit and name its player."""
+
+
+def partners(app: Driver, shot) -> None:
+    """Partnerships with a 40-letter name: the scoreboard, the entry with its xeris per player, the preview of a
+    hand that ends the match, and a hand undone and reopened."""
+    from tests.flows import fill_partnership
+
+    fill_partnership(app, LONG_PARTNERS)
+    app.type("team-1", "Οι Αετοί")
+    app.tap("goal-hands")
+    for _ in range(6):
+        app.tap("hands-minus")                     # 1 hand: the preview says it ends the match
+    app.tap("start-match")
+    app.wait_id("end-hand")
+    app.tap("xeri-0")
+    app.tap("jack-xeri-3")
+    shot("partners-scoreboard")
+    enter(app, save=False)
+    shot("partners-entry")
+    app.tap("open-xeris")
+    shot("partners-entry-xeris")
+    app.tap("save-hand")
+    app.wait_id("winner")
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.wait_id("discard-reopened")
+    shot("partners-reopened")
+
+
 def main(only: list[str]) -> int:
-    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `tables`, `conflict`, `ratings`, `korean`, `turkish`, or a
+    """Every screenshot, or only the runs named on the command line (`whole`, `sync`, `tables`, `conflict`, `ratings`, `partners`, `korean`, `turkish`, `deciding` (most hands won, in four languages), or a
     table size such as `844x390`)."""
     if not Path(CHROMIUM).exists():
         print(f"skipped: {HOW_TO}")
@@ -265,9 +336,14 @@ def main(only: list[str]) -> int:
         runs += [("sync", w, h, scheme) for w, h in TABLE_SIZES[:3] for scheme in ("light", "dark")]
         runs += [(kind, w, h, scheme) for kind in ("tables", "conflict", "ratings") for w, h in TABLE_SIZES
                  for scheme in ("light", "dark")]
+        runs += [("partners", w, h, scheme) for w, h in TABLE_SIZES for scheme in ("light", "dark")]
         runs += [("korean", 390, 844, "light"), ("korean", 390, 844, "dark"), ("turkish", 390, 844, "light")]
-        runs = [run for run in runs if not only or run[0] in only or f"{run[1]}x{run[2]}" in only]
-        locales = {"korean": "ko-KR", "turkish": "tr-TR"}
+        runs += [("deciding", 360, 640, "light"), ("deciding", 360, 640, "dark"), ("deciding-el", 360, 640, "light"),
+                 ("deciding-ko", 360, 640, "dark"), ("deciding-tr", 360, 640, "light")]
+        runs = [run for run in runs if not only or run[0] in only or run[0].split("-")[0] in only
+                or f"{run[1]}x{run[2]}" in only]
+        locales = {"korean": "ko-KR", "turkish": "tr-TR", "deciding-el": "el-GR", "deciding-ko": "ko-KR",
+                   "deciding-tr": "tr-TR"}
         for kind, width, height, scheme in runs:
             with tempfile.TemporaryDirectory() as tmp:
                 if kind == "conflict":
@@ -289,7 +365,9 @@ def main(only: list[str]) -> int:
                                 "sync": f"{width}x{height}-{scheme}-{name}.png",
                                 "tables": f"{width}x{height}-{scheme}-{name}.png",
                                 "conflict": f"{width}x{height}-{scheme}-{name}.png",
-                                "ratings": f"{width}x{height}-{scheme}-{name}.png"}.get(
+                                "ratings": f"{width}x{height}-{scheme}-{name}.png",
+                                "partners": f"{width}x{height}-{scheme}-{name}.png",
+                                "deciding": f"{width}x{height}-{scheme}-{name}.png"}.get(
                             kind, f"{kind}-{scheme}-{name}.png")
                         app.screenshot(OUT / file)
                         print(f"docs/screenshots/{file}")
@@ -308,6 +386,11 @@ def main(only: list[str]) -> int:
                         conflict(app, shot)
                     elif kind == "ratings":
                         ratings(app, shot)
+                    elif kind == "partners":
+                        partners(app, shot)
+                    elif kind.startswith("deciding"):   # each language's own game: partnerships in Korean, Pişti
+                        most_hands_won(app, shot, ("민준", "서연", "지훈", "하은") if kind == "deciding-ko" else TABLE_NAMES,
+                                       6 if kind == "deciding-tr" else 12)
                     else:
                         table_screens(app, shot)
                     context.close()

@@ -23,6 +23,7 @@ from tests.play import backups, play
 from tests.seed import hand
 
 from .driver import Driver
+from .pixels import decode_png
 from .site import BOOT, after_first_visit, device, resume, xeris
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.pwa]
@@ -93,6 +94,29 @@ def test_the_phone_takes_a_backup_from_the_file_picker_and_gives_one_as_a_downlo
     app.tap("open-history")
     app.wait_id("export-all")
     app.wait_rows(matches)
+
+
+def test_the_phone_saves_the_picture_of_a_past_match_drawn_by_its_own_flutter(warm, tmp_path):
+    # After the backup above: its matches are in this browser's history. A window wider than the picture and
+    # less tall than it: the picture is captured in bands and joined (`ui.pngcut`), in Pyodide's Python.
+    app = warm.open()
+    app.page.set_viewport_size({"width": 1100, "height": 1000})
+    if app.wait_any("open-history", "end-hand", timeout=BOOT) == "end-hand":
+        app.tap("back")
+    app.tap("open-history")
+    app.wait_id("export-all")
+    past = sorted(app.rows())[0]
+    app.tap(f"history-{past}")
+    app.wait_id("record-summary")
+    with app.page.expect_download(timeout=BOOT) as download:
+        app.tap("save-picture-past", wait=False)      # a page action: no intent for the app to count
+    app.see("Picture saved to your downloads.", timeout=BOOT)
+    assert download.value.suggested_filename.startswith("xeri-score-sheet-")
+    data = download.value.path().read_bytes()
+    (tmp_path / "picture.png").write_bytes(data)      # to look at
+    width, height, rows = decode_png(data)
+    assert width == 1080 and 1000 < height < 3000, (width, height)
+    assert len({row[x:x + 3] for row in rows[::9] for x in range(0, width * 3, 27)}) > 20    # drawn on, not blank
 
 
 def test_a_hand_shown_as_saved_is_there_after_the_browser_is_killed_at_once(warm):

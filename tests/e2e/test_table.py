@@ -101,6 +101,8 @@ def test_a_stale_save_edit_undo_and_tap_are_refused_in_words_and_a_rematch_moves
     a.see("The match changed on another phone")        # at once, above Discard and Reopen
     a.tap("discard-hand")
     a.wait_id("end-hand")
+    b.tap("discard-reopened")                          # B's undo reopened hand 2 there: B leaves it out
+    b.wait_id("end-hand")
     assert (total(b, 0), total(b, 1)) == (16, 9)       # the edit was not saved over B's undo
 
     # B plays to the end: A follows (the stale tap itself, made before the news arrives, is refused in
@@ -114,6 +116,29 @@ def test_a_stale_save_edit_undo_and_tap_are_refused_in_words_and_a_rematch_moves
     a.see("A rematch was started on another phone")
     a.wait_id("end-hand")
     assert (total(a, 0), total(a, 1)) == (0, 0)
+
+
+def test_undo_reopens_the_hand_with_its_taps_to_correct_and_save_at_360x640(open_phone):
+    """Undo last hand opens that hand again, filled in as saved, its xeri back on the scoreboard: one number
+    corrected and Save puts it back; the other phone shows the corrected hand."""
+    app, other = open_phone(360, 640), open_phone()
+    start_two_player_match(app)
+    reopen(other)
+    app.tap("xeri-1", scroll=False)
+    enter_hand(app)
+    assert (total(app, 0), total(app, 1)) == (16, 19)
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.see("Hand 1 was undone: correct it and save it again, or discard it.")
+    for ident in ("reopened-line", "discard-reopened", "save-hand"):
+        app.visible_box(ident)                         # on the one screen, with the form
+    other.wait_id("xeri-1")
+    other.see("Xeri for Ben (now 1)")                  # the reopened hand's tap is back on every phone
+    app.tap("counting-0-10")
+    app.tap("save-hand")
+    app.wait_id("end-hand")
+    assert (total(app, 0), total(app, 1)) == (14, 21)
+    assert (total(other, 0), total(other, 1)) == (14, 21)
 
 
 def test_a_typical_two_player_hand_is_entered_at_360x640_without_scrolling(open_phone):

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.engine import (Goal, HandEntry, InvalidHand, Match, MatchError, MatchOver, RulesError, Side, Status,
-                              edit_hand, record_hand, standing, undo_hand, with_rules)
+                              edit_hand, finish_now, record_hand, standing, undo_hand, with_rules)
 
 from .builders import even_hand, hand, match, over, partnership_match, race, rules, sides, teams, tied_hand, won_by
 
@@ -96,6 +96,94 @@ def test_points_do_not_decide_a_match_over_hands():
 def test_equal_hands_won_draw_the_match():
     st = standing(play(match(goal=over(2)), won_by(0), won_by(1)))
     assert (st.status, st.winner, st.decided_at) == (Status.DRAWN, None, 1)
+
+
+# --- a draw settled by a deciding hand; a match decided before its last hand ---------------------
+
+def test_a_drawn_match_over_hands_may_take_a_deciding_hand_that_decides_it():
+    drawn = play(match(goal=over(2)), won_by(0), won_by(1))
+    st = standing(drawn)
+    assert (st.status, st.deciding_hand, st.takes_hand) == (Status.DRAWN, True, True)
+    st = standing(record_hand(drawn, won_by(1)))
+    assert (st.status, st.winner, st.decided_at, st.hands_won) == (Status.WON, 1, 2, (1, 2))
+    assert not st.takes_hand
+
+
+def test_a_deciding_hand_that_leaves_the_sides_level_keeps_the_draw_and_another_may_follow():
+    drawn = play(match(goal=over(2)), won_by(0), won_by(1), tied_hand())
+    st = standing(drawn)
+    assert (st.status, st.decided_at, st.deciding_hand) == (Status.DRAWN, 2, True)
+    assert standing(record_hand(drawn, won_by(0))).winner == 0
+
+
+def test_a_deciding_hand_survives_a_fresh_standing_of_the_same_hands():
+    m = play(match(goal=over(2)), won_by(0), won_by(1), won_by(0))
+    fresh = Match(rules=m.rules, sides=m.sides, goal=m.goal, hands=m.hands)
+    assert (standing(fresh).status, standing(fresh).winner) == (Status.WON, 0)
+
+
+def test_without_a_deciding_hand_in_the_rules_a_draw_is_final():
+    drawn = play(match(rules("plain", deciding_hand=False), goal=over(2)), won_by(0), won_by(1))
+    assert (standing(drawn).deciding_hand, standing(drawn).takes_hand) == (False, False)
+    with pytest.raises(MatchOver):
+        record_hand(drawn, won_by(0))
+
+
+def test_every_preset_lets_the_table_agree_on_a_deciding_hand():
+    for name in ("classic", "plain", "greek-online", "partnership", "pisti"):
+        assert rules(name).deciding_hand is True
+    assert rules("plain", deciding_hand=False).to_dict()["deciding_hand"] is False
+
+
+def test_a_won_match_takes_no_deciding_hand():
+    with pytest.raises(MatchOver):
+        record_hand(play(match(goal=over(1)), won_by(0)), won_by(1))
+
+
+def test_a_side_no_other_can_catch_is_sure_to_win_and_the_match_plays_on_to_its_last_hand():
+    m = play(match(goal=over(3)), won_by(0), won_by(0))
+    st = standing(m)
+    assert (st.status, st.sure_winner, st.may_finish_now, st.hands_left) == (Status.PLAYING, 0, True, 1)
+    st = standing(record_hand(m, won_by(1)))
+    assert (st.status, st.winner, st.decided_at, st.hands_won) == (Status.WON, 0, 2, (2, 1))
+
+
+def test_a_side_that_can_still_be_caught_is_not_sure_to_win():
+    st = standing(play(match(goal=over(5)), won_by(0), won_by(0), tied_hand()))
+    assert (st.sure_winner, st.may_finish_now) == (None, False)
+    st = standing(play(match(goal=over(5)), won_by(0), won_by(0), won_by(0)))
+    assert st.sure_winner == 0
+
+
+def test_finishing_now_wins_the_match_for_the_side_sure_to_win_at_its_last_hand_played():
+    m = finish_now(play(match(goal=over(3)), won_by(0), won_by(0)))
+    st = standing(m)
+    assert (st.status, st.winner, st.decided_at, st.hands_left, st.is_over) == (Status.WON, 0, 1, 1, True)
+    with pytest.raises(MatchOver):
+        record_hand(m, won_by(1))
+    with pytest.raises(MatchOver):
+        finish_now(m)
+
+
+def test_finish_now_is_refused_while_no_side_is_sure_to_win():
+    with pytest.raises(MatchError) as refused:
+        finish_now(play(match(goal=over(3)), won_by(0)))
+    assert not isinstance(refused.value, MatchOver)
+    with pytest.raises(MatchError):
+        finish_now(play(match(goal=race()), even_hand(xeris=(5, 0))))
+
+
+def test_undoing_the_last_hand_of_a_match_finished_early_plays_it_on():
+    m = finish_now(play(match(goal=over(5)), won_by(0), won_by(0), won_by(0), won_by(1)))
+    assert standing(m).winner == 0
+    undone = undo_hand(m)
+    assert (undone.finished_early, standing(undone).status, standing(undone).sure_winner) == (False, Status.PLAYING, 0)
+
+
+def test_an_edit_that_leaves_a_match_finished_early_undecided_plays_it_on():
+    m = finish_now(play(match(goal=over(3)), won_by(0), won_by(0)))
+    edited = edit_hand(m, 0, won_by(1))
+    assert (edited.finished_early, standing(edited).status) == (False, Status.PLAYING)
 
 
 def test_a_hand_with_equal_top_scores_is_won_by_nobody():

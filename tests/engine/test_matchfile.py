@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.engine import Goal, Status, parse_card, standing
+from companion.engine import Goal, Status, finish_now, parse_card, standing
 from companion.formats.matchfile import MatchFileError, dumps, hand_from_dict, hand_to_dict, loads, match_from_dict, match_to_dict
 
 from .builders import exact_hand, held, match, rules, teams, won_by
@@ -167,6 +167,25 @@ def test_hands_after_the_deciding_hand_are_refused_naming_the_first_of_them():
     assert error.hand == 2
 
 
+def test_a_deciding_hand_after_a_draw_is_read_and_a_hand_after_it_refused():
+    one, other = hand_to_dict(won_by(0)), hand_to_dict(won_by(1))
+    m = match_from_dict(doc(goal={"hands": 2}, hands=[one, other, other]))
+    assert (standing(m).status, standing(m).winner) == (Status.WON, 1)
+    assert str(refused(doc(goal={"hands": 2}, hands=[one, other, other, one]))).startswith("hand 4: ")
+    assert str(refused(doc(rules={"preset": "classic", "deciding_hand": False}, goal={"hands": 2},
+                           hands=[one, other, other]))).startswith("hand 3: ")
+
+
+def test_a_match_finished_early_says_so_and_is_refused_while_no_side_is_sure_to_win():
+    one = hand_to_dict(won_by(0))
+    m = match_from_dict(doc(goal={"hands": 3}, hands=[one, one], finished_early=True))
+    assert (m.finished_early, standing(m).status, standing(m).decided_at) == (True, Status.WON, 1)
+    assert str(refused(doc(goal={"hands": 3}, hands=[one], finished_early=True))) == (
+        "'finished_early' says the table finished the match early, but no side is sure to win after its last hand")
+    assert str(refused(doc(goal={"hands": 3}, hands=[one, one], finished_early="yes"))) == (
+        "'finished_early' is true or false, not 'yes'")
+
+
 def test_text_that_is_not_json_is_refused_with_the_line_and_column():
     with pytest.raises(MatchFileError, match=r"not valid JSON \(line 2, column 1"):
         loads('{"format": "xeri-match",\n}')
@@ -177,6 +196,18 @@ def test_text_that_is_not_json_is_refused_with_the_line_and_column():
 def test_a_match_written_and_read_back_is_the_same_match():
     m = match(goal=Goal(hands=5), hands=[won_by(0), exact_hand(held(rules("classic"), Ben=["2C", "AS"]))])
     assert loads(dumps(m)) == m
+
+
+def test_a_match_finished_early_or_settled_by_a_deciding_hand_is_written_and_read_back_the_same():
+    early = finish_now(match(goal=Goal(hands=5), hands=[won_by(0)] * 3))
+    assert match_to_dict(early)["finished_early"] is True
+    assert loads(dumps(early)) == early
+    assert "finished_early" not in match_to_dict(match(goal=Goal(hands=5), hands=[won_by(0)] * 3))
+    decided = match(rules("plain", deciding_hand=False), goal=Goal(hands=1), hands=[won_by(0)])
+    assert match_to_dict(decided)["rules"] == {"preset": "plain", "deciding_hand": False}
+    assert loads(dumps(decided)) == decided
+    deciding = match(goal=Goal(hands=2), hands=[won_by(0), won_by(1), won_by(0)])
+    assert loads(dumps(deciding)) == deciding
 
 
 def test_the_written_file_is_pretty_utf8_json_of_version_1():
@@ -269,6 +300,17 @@ def test_two_partners_of_one_name_are_refused():
     document = doc(rules="partnership", goal={"hands": 7}, hands=[],
                    sides=[{"name": "Reds", "players": ["Anna", "Ben"]}, {"name": "Blues", "players": ["Chris", "ben"]}])
     assert str(refused(document)).startswith("two players are both called 'ben'")
+
+
+def test_a_partnership_left_unnamed_is_kept_as_its_players_whole_and_an_unnamed_single_side_is_refused():
+    long = "Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλος"[:40]
+    document = doc(rules="partnership", goal={"hands": 7}, hands=[],
+                   sides=[{"name": "", "players": [long, "Νίκος"]}, {"name": "Blues", "players": ["Chris", "Dora"]}])
+    m = match_from_dict(document)
+    assert [s.name for s in m.sides] == [f"{long} & Νίκος", "Blues"]        # never cut, nothing stored for it
+    assert match_to_dict(m)["sides"][0] == {"name": "", "players": [long, "Νίκος"]}
+    assert loads(dumps(m)) == m
+    assert "side 1" in str(refused(doc(sides=[{"name": ""}, {"name": "Ben"}])))
 
 
 def test_a_byte_order_mark_before_the_json_is_accepted():

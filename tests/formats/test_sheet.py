@@ -47,3 +47,19 @@ def test_the_trail_says_what_an_edit_changed_and_what_an_undo_took_back():
     undo = TrailEntry(TrailAction.UNDO, 3, was, None, "2026-12-05T20:12:00Z")
     assert trail_text(undo, match) == "2026-12-05 20:12: hand 4 was undone (16 : 9)"
     assert trail_text(undo, match, Translator("el")) == "2026-12-05 20:12: το χέρι 4 αναιρέθηκε (16 : 9)"
+
+
+def test_the_trail_says_a_hand_undone_was_saved_again_as_it_was_or_what_the_correction_changed():
+    from companion.formats.sheet import trail_text
+    from companion.i18n import Translator
+    from companion.records import TrailAction, TrailEntry
+
+    match = Match.new(preset("classic"), [Side("Mia"), Side("Ben")], Goal(target=151))
+    was = hand(counting=(12, 8))
+    again = TrailEntry(TrailAction.REDO, 3, was, was, "2026-12-05T20:13:00Z")
+    assert trail_text(again, match) == "2026-12-05 20:13: hand 4 was saved again as it was (16 : 9)"
+    fixed = TrailEntry(TrailAction.REDO, 3, was, hand(counting=(10, 10)), "2026-12-05T20:14:00Z")
+    assert trail_text(fixed, match) == ("2026-12-05 20:14: hand 4 was saved again, corrected: Mia 16 → 14, "
+                                        "Ben 9 → 11 (counting cards 12 : 8 → 10 : 10)")
+    for lang in ("el", "ko", "tr"):
+        assert "4" in trail_text(fixed, match, Translator(lang)) and "→" in trail_text(fixed, match, Translator(lang))

@@ -1,7 +1,7 @@
 """Sync you can prove (#23): a model test. Four devices of one group, each its own data folder and replica, and one
 shared database (an in-memory double that keeps CouchDB's semantics: tests/service/shared_db.py). Hypothesis
-runs random use cases on random devices (new match, tap, untap, save, edit, undo, stop, resume, delete, restore,
-the table's choice), rounds in random order, the network cut and back, the server wiped and made again, devices
+runs random use cases on random devices (new match, tap, untap, discard the taps, save, edit, undo, stop, resume,
+delete, restore, the table's choice), rounds in random order, the network cut and back, the server wiped and made again, devices
 closed and opened again from their folders or killed (between steps, or in a round between keeping news and
 storing it), each device's clock skewed by up to an hour, and a tap or a save landing while a round is between
 keeping the group's news and storing it. Whenever every device has synced twice with the network up, every
@@ -167,6 +167,14 @@ class Group(RuleBasedStateMachine):
         m = self._match(data, device)
         if m is not None:
             self._try(lambda: device.table.undo_tap(m))
+
+    @rule(d=st.integers(0, DEVICES - 1), data=st.data())
+    def discard_the_hand_in_progress(self, d: int, data) -> None:
+        """Every live tap taken back at once (a hand reopened by an undo, discarded)."""
+        device = self.devices[d]
+        m = self._match(data, device)
+        if m is not None:
+            self._try(lambda: device.table.clear_taps(m))
 
     @rule(d=st.integers(0, DEVICES - 1), data=st.data())
     def stop(self, d: int, data) -> None:

@@ -140,6 +140,34 @@ def test_an_undo_and_a_stop_travel(device):
     assert rec.match == new_match(hands=2) and rec.abandoned and rec.trail[-1].before == hand_for(2)
 
 
+def test_a_hand_undone_and_saved_again_reaches_every_device_with_its_taps_and_the_same_trail(device):
+    """Undo on one phone reopens the hand on every phone with the taps made for it (the other phone's too); saved
+    again, corrected, on the other phone: every device lists undo, then the hand saved again, alike."""
+    a, b = device("a"), device("b")
+    m = a.table.start(new_match(hands=1)).id
+    a.once()
+    b.once()
+    a.table.tap(m, 0, TapKind.XERI, hand=1)
+    a.once()
+    b.once()
+    b.table.tap(m, 1, TapKind.XERI, hand=1)
+    b.table.record_hand(m, replace(hand_for(1), xeris=(1, 1), jack_xeris=(0, 0)))
+    b.once()
+    a.once()
+    undone = a.table.undo_hand(m)
+    assert sorted((t.seat, t.kind) for t in undone.live.taps) == [(0, TapKind.XERI), (1, TapKind.XERI)]
+    a.once()
+    b.once()
+    assert b.table.get(m).live == undone.live and b.table.get(m).match.hands == (hand_for(0),)
+    b.table.record_hand(m, replace(hand_for(7), xeris=(1, 1), jack_xeris=(0, 0)))
+    b.once()
+    a.once()
+    trails = [d.table.get(m).trail for d in (a, b)]
+    assert trails[0] == trails[1]
+    assert [(t.action, t.hand) for t in trails[0]] == [(TrailAction.UNDO, 1), (TrailAction.REDO, 1)]
+    assert (trails[0][1].before, trails[0][1].after) == (replace(hand_for(1), xeris=(1, 1), jack_xeris=(0, 0)), replace(hand_for(7), xeris=(1, 1), jack_xeris=(0, 0)))
+
+
 def test_a_deleted_match_is_deleted_on_the_other_device(device):
     a, b, m = sharing(device)
     a.parts.services.library.delete(m)

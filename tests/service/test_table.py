@@ -3,6 +3,8 @@ delete."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.engine import Goal, InvalidHand, LiveHand, MatchError, MatchOver, Status, standing
@@ -78,6 +80,50 @@ def test_undo_keeps_what_the_hand_was_and_when(store, again, clock):
     (entry,) = got.trail
     assert (entry.action, entry.hand, entry.before, entry.after) == ("undo", 1, hand_for(1), None)
     assert entry.at.startswith("2025-03-01T20:00:")
+
+
+def test_an_undone_hand_is_open_again_with_its_taps_and_saved_again_the_trail_says_both(store, again):
+    """Undo reopens the hand: its live taps are back, and saving it again (as it was, or corrected) is said in the
+    trail beside the undo; a hand put back is never a new hand to the trail."""
+    record = play(store).start(new_match())
+    record = play(store).record_hand(record.id, hand_for(0))
+    record = play(store).tap(record.id, 0, TapKind.XERI)
+    record = play(store).tap(record.id, 1, TapKind.JACK_XERI)
+    taps = record.live.taps
+    record = play(store).record_hand(record.id, replace(hand_for(1), xeris=(1, 0), jack_xeris=(0, 1)))
+    assert record.live.taps == ()
+    record = play(store).undo_hand(record.id)
+    assert record.live.taps == taps                       # open again, with the taps it was saved with
+    store = again(store)
+    record = play(store).record_hand(record.id, replace(hand_for(1), xeris=(1, 0), jack_xeris=(0, 1)))
+    assert [(t.action, t.hand) for t in record.trail] == [("undo", 1), ("redo", 1)]
+    assert record.trail[1].before == record.trail[1].after == record.match.hands[1]
+    assert record.taps_of(1) == taps
+    # Undone again and corrected: a second pair, the redo naming what it replaced.
+    record = play(store).undo_hand(record.id)
+    record = play(store).record_hand(record.id, replace(hand_for(5), xeris=(1, 0), jack_xeris=(0, 1)))
+    assert [t.action for t in record.trail] == ["undo", "redo", "undo", "redo"]
+    assert record.trail[3].before == replace(hand_for(1), xeris=(1, 0), jack_xeris=(0, 1))
+    assert record.trail[3].after == replace(hand_for(5), xeris=(1, 0), jack_xeris=(0, 1))
+    # The next hand, never undone, is no redo.
+    record = play(store).record_hand(record.id, hand_for(2))
+    assert [t.action for t in record.trail] == ["undo", "redo", "undo", "redo"]
+    assert again(store).get(record.id).trail == record.trail
+
+
+def test_clearing_the_taps_of_a_reopened_hand_takes_them_all_back_and_a_stale_screen_is_refused(store):
+    record = play(store).start(new_match())
+    record = play(store).tap(record.id, 0, TapKind.XERI)
+    shown = play(store).tap(record.id, 0, TapKind.XERI)
+    record = play(store).record_hand(record.id, replace(hand_for(0), xeris=(2, 0), jack_xeris=(0, 0)))
+    record = play(store).undo_hand(record.id)
+    assert len(record.live.taps) == 2
+    play(store).tap(record.id, 1, TapKind.XERI)       # another phone tapped meanwhile
+    with pytest.raises(StaleWrite):
+        play(store).clear_taps(record.id, expected=record.revision)
+    now = store.get(record.id)
+    cleared = play(store).clear_taps(record.id, expected=now.revision)
+    assert cleared.live.taps == () and cleared.match.hands == () and shown.live.taps != ()
 
 
 def test_undo_with_no_hand_is_refused(store):

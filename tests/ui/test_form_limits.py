@@ -39,12 +39,21 @@ def test_a_team_name_too_long_is_said_with_its_team(app):
     assert app.setup.field_problem("team", 1) and not app.setup.field_problem("team", 0)
 
 
-def test_two_long_player_names_make_a_team_name_cut_to_40_that_a_match_file_takes_back(app, services):
-    names = ["N" * 40, "S" * 40, "E" * 40, "P" * 40]
+def test_an_unnamed_team_is_its_two_players_never_stored_cut_and_shortened_for_display_only(app, services):
+    # It was "Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλ…" everywhere, the "…" stored as data and the second player
+    # never named.
+    long = "Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλος"[:MAX_NAME]
+    names = [long, "Νίκος", "Eleni", "P" * 40]
     start(app, names=names, layout="partners")
-    teams = [side.name for side in app.scoreboard.match.sides]
-    assert all(len(t) == MAX_NAME and t.endswith("…") for t in teams)
-    assert loads(services.library.export_match(app.scoreboard.record.id)).sides == app.scoreboard.match.sides
+    sides = app.scoreboard.match.sides
+    assert [s.title for s in sides] == ["", ""]
+    assert [s.name for s in sides] == [f"{long} & Νίκος", f"Eleni & {'P' * 40}"]     # whole, whatever its length
+    # On screen, both players always appear: by first names, else each cut to half the room.
+    assert app.scoreboard.side_names == ["Χαραλάμπης-Κωνσταντίνος & Νίκος", "Eleni & " + "P" * 17 + "…"]
+    exported = services.library.export_match(app.scoreboard.record.id)
+    assert "…" not in exported
+    assert loads(exported).sides == sides
+    assert services.library.matches()[0].sides == tuple(s.name for s in sides)
 
 
 def test_two_teams_of_one_name_are_refused(app):

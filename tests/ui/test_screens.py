@@ -96,6 +96,7 @@ def test_undo_and_edit_a_hand_change_the_totals(app):
     app.tap("undo-hand")
     app.tap("confirm-yes")
     app.see("Hand 2 was undone")
+    app.tap("discard-reopened")
     assert (total(app, 0), total(app, 1)) == (16, 9)
     app.tap("hand-0")
     app.tap("edit-hand-0")
@@ -104,6 +105,59 @@ def test_undo_and_edit_a_hand_change_the_totals(app):
     app.tap("save-hand")
     assert (total(app, 0), total(app, 1)) == (3 + 15 + 1, 5 + 1)
     app.see("Hand 1 changed: 16 : 9 → 19 : 6.")       # old → new, in the strip
+
+
+def test_undo_reopens_the_hand_as_saved_with_its_taps_and_saving_it_corrected_puts_it_back(app):
+    """Undo last hand opens that hand in the entry, filled in as saved, its live taps back on the scoreboard:
+    one number corrected and Save puts it back; the trail says it was undone and saved again, corrected."""
+    start_two_player_match(app)
+    enter_hand(app, most=0, counting=(0, 12), ten=0, two=1)
+    app.tap("xeri-1")
+    enter_hand(app, most=1, counting=(0, 5), ten=1, two=1)
+    assert (total(app, 0), total(app, 1)) == (21, 9 + 3 + 15 + 1 + 1 + 10)
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.see("Hand 2 was undone: correct it and save it again, or discard it.")
+    assert [t.seat for t in app.vm.scoreboard.record.live.taps] == [1]   # the xeri tapped for it, back
+    assert app.vm.entry.draft.xeris == [0, 1] and not app.vm.entry.draft.xeris_touched
+    app.tap("counting-0-6")                          # the one number that was wrong
+    app.tap("save-hand")
+    assert (total(app, 0), total(app, 1)) == (16 + 6, 9 + 3 + 14 + 1 + 1 + 10)
+    record = app.vm.scoreboard.record
+    assert [t.action.value for t in record.trail] == ["undo", "redo"]
+    assert [t.seat for t in record.taps_of(1)] == [1]
+    assert "redo-hand" not in app.nodes()
+
+
+def test_back_from_a_reopened_hand_keeps_it_for_end_hand_and_redo_puts_it_back_while_nothing_else_happened(app):
+    start_two_player_match(app)
+    enter_hand(app, most=0, counting=(0, 12), ten=0, two=1)
+    enter_hand(app, most=1, counting=(0, 5), ten=1, two=1)
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.tap("counting-0-9")
+    app.tap("back")                                  # to the scoreboard: the form is kept for End hand
+    assert (total(app, 0), total(app, 1)) == (16, 9)
+    app.tap("end-hand")
+    app.see("Hand 2 was undone")                     # the same reopened form, with the number changed
+    assert app.vm.entry.draft.counting.values == [9, 11]
+    app.tap("discard-reopened")
+    app.see("Hand 2 was discarded")
+    assert (total(app, 0), total(app, 1)) == (16, 9)
+    app.tap("redo-hand")                              # the hand as it was saved, not the form's change
+    assert (total(app, 0), total(app, 1)) == (21, 9 + 3 + 15 + 1 + 1)
+    assert [t.action.value for t in app.vm.scoreboard.record.trail] == ["undo", "redo"]
+    app.see("Hand 2 was put back as it was.")
+    app.tap("end-hand")                               # nothing of the discarded form is left for hand 3
+    assert app.vm.entry.reopened is None and app.vm.entry.draft.counting.values != [9, 11]
+    app.tap("back")
+    # Redo is there only while nothing else happened: a tap after the undo takes it away.
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.tap("discard-reopened")
+    assert "redo-hand" in app.nodes()
+    app.tap("xeri-0")
+    assert "redo-hand" not in app.nodes()
 
 
 def test_switching_to_greek_shows_greek_labels(app):

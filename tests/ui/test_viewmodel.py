@@ -71,9 +71,13 @@ def test_undo_and_edit_ask_first_and_change_the_totals(app):
     enter(app)
     enter(app, most=1, counting=(0, 5), ten=1, two=1)
     app.scoreboard.ask_undo()
-    assert app.session.question.text == "Undo hand 2? Its score is kept in the trail."
+    assert app.session.question.text == ("Undo hand 2? It opens again as it was saved, to correct and save or to "
+                                         "discard; the trail keeps it.")
+    undone = app.scoreboard.match.hands[1]
     app.confirm()
+    assert app.screen is Screen.ENTRY and app.entry.reopened == undone and app.entry.draft.entry() == undone
     assert app.scoreboard.standing.totals == (16, 9)
+    app.entry.leave()
     app.scoreboard.ask_edit(0)
     app.confirm()
     assert app.screen is Screen.ENTRY and app.entry.editing == 0

@@ -12,6 +12,7 @@ from .entry import EntryModel
 from .history import HistoryModel
 from .player import PlayerModel
 from .ratings import RatingsModel
+from .picture import SheetPicture
 from .record import RecordModel
 from .session import Detail, Place, Screen, Session, ViewModel, intent
 from .settings import RulesModel, SettingsModel
@@ -72,6 +73,13 @@ class AppModel(ViewModel):
                 for side in match.sides:
                     yield side.name
                     yield from side.members
+
+    def sheet_picture(self) -> SheetPicture | None:
+        """The picture of the match on show (`viewmodel.picture`): the past match open from the history, else
+        the match at the table; None when there is none."""
+        if self.screen is Screen.RECORD:
+            return self.record.picture()
+        return self.scoreboard.picture()
 
     # --- navigation the screens share ----------------------------------------------------------------
     @intent

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...engine.cards import TEN_OF_DIAMONDS, Card, parse_card
-from ...engine.entry import EntryField, InvalidHand, Problem
-from ...engine.live import TapKind
+from ...engine.entry import EntryField, HandEntry, InvalidHand, Problem
+from ...engine.live import Tap, TapKind
 from ...engine.match import MatchError, MatchOver, edit_hand, record_hand, standing
 from ...engine.scoring import score_hand
 from ...i18n.explain import join_names, problem_text
@@ -63,7 +63,10 @@ class EntryModel(ViewModel):
         """Whether the xeri steppers are shown (they are folded away while the live taps fill them in)."""
         self.stale: MatchRecord | None = None
         """The match as another phone left it, once a save was refused: the form offers to discard or reopen."""
-        self._kept: tuple[str, int, EntryDraft] | None = None
+        self.reopened: HandEntry | None = None
+        """The hand as it was saved, when this form reopened it (Undo last hand): Save puts it back, as it was or
+        corrected; Discard leaves it out."""
+        self._kept: tuple[str, int, EntryDraft, HandEntry | None] | None = None
         session.on_home.append(self._close)
 
     # --- opening and closing ---------------------------------------------------------------------------
@@ -71,8 +74,9 @@ class EntryModel(ViewModel):
         match = record.match
         number = len(match.hands) + 1
         kept = self._kept
+        reopened = None
         if kept is not None and kept[:2] == (record.id, number):
-            self.draft = kept[2]
+            self.draft, reopened = kept[2], kept[3]
             if not self.draft.xeris_touched:
                 self._fill_xeris(record)
         else:
@@ -83,9 +87,45 @@ class EntryModel(ViewModel):
             self._fill_xeris(record)
         self._kept = None
         self.editing, self.based_on, self.hand_number, self.stale = None, record.revision, number, None
+        self.reopened = reopened
         self.counting_side = self._next_counting_side(0)
         self.xeris_open = False
         self.session.go(Screen.ENTRY)
+
+    def open_undone(self, record: MatchRecord, entry: HandEntry) -> None:
+        """The hand just undone (`entry`, as it was saved), open again as the hand in progress: filled in as
+        saved, its live taps back on the scoreboard (the xeris follow them while they say the same)."""
+        self._kept = None
+        self.draft = self._draft_of(record, entry, record.live.taps)
+        if self.draft.per_player:
+            seats = range(len(record.match.seats))
+            self.draft.xeris_touched = (self.draft.seat_xeris, self.draft.seat_jack_xeris) != (
+                [record.live.count(s, TapKind.XERI) for s in seats],
+                [record.live.count(s, TapKind.JACK_XERI) for s in seats])
+        else:
+            sides = [seat.side for seat in record.match.seats]
+            self.draft.xeris_touched = record.live.per_side(sides, len(record.match.sides)) != (
+                tuple(entry.xeris), tuple(entry.jack_xeris))
+        self.editing, self.based_on, self.stale = None, record.revision, None
+        self.hand_number, self.reopened = len(record.match.hands) + 1, entry
+        self.counting_side, self.xeris_open = 0, self.draft.xeris_touched
+        self.session.go(Screen.ENTRY)
+
+    @staticmethod
+    def _draft_of(record: MatchRecord, entry: HandEntry, taps: tuple[Tap, ...] | None) -> EntryDraft:
+        """A form filled in with `entry`; in a partnership per player where `taps` say who made its xeris."""
+        draft = EntryDraft.from_entry(entry, record.match.rules)
+        if record.match.rules.partnerships and taps is not None:
+            # Per player when the hand's saved taps say who made each of its xeris; a hand saved before the
+            # app kept that (or imported) is corrected per side, as it was entered.
+            seats = tuple(seat.side for seat in record.match.seats)
+            x = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.XERI) for s in range(len(seats))]
+            j = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.JACK_XERI) for s in range(len(seats))]
+            by_player = EntryDraft(len(record.match.sides), record.match.rules, seat_sides=seats,
+                                   seat_xeris=x, seat_jack_xeris=j)
+            if (by_player.xeris, by_player.jack_xeris) == (list(entry.xeris), list(entry.jack_xeris)):
+                draft.seat_sides, draft.seat_xeris, draft.seat_jack_xeris = seats, x, j
+        return draft
 
     def _fill_xeris(self, record: MatchRecord) -> None:
         match = record.match
@@ -100,26 +140,15 @@ class EntryModel(ViewModel):
     def open_edit(self, record: MatchRecord, index: int) -> None:
         if not 0 <= index < len(record.match.hands):
             return
-        entry = record.match.hands[index]
-        self.draft = EntryDraft.from_entry(entry, record.match.rules)
-        taps = record.taps_of(index)
-        if record.match.rules.partnerships and taps is not None:
-            # Per player when the hand's saved taps say who made each of its xeris; a hand saved before the
-            # app kept that (or imported) is corrected per side, as it was entered.
-            seats = tuple(seat.side for seat in record.match.seats)
-            x = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.XERI) for s in range(len(seats))]
-            j = [sum(1 for t in taps if t.seat == s and t.kind is TapKind.JACK_XERI) for s in range(len(seats))]
-            by_player = EntryDraft(len(record.match.sides), record.match.rules, seat_sides=seats,
-                                   seat_xeris=x, seat_jack_xeris=j)
-            if (by_player.xeris, by_player.jack_xeris) == (list(entry.xeris), list(entry.jack_xeris)):
-                self.draft.seat_sides, self.draft.seat_xeris, self.draft.seat_jack_xeris = seats, x, j
+        self.draft = self._draft_of(record, record.match.hands[index], record.taps_of(index))
+        self.reopened = None
         self.editing, self.based_on, self.hand_number, self.stale = index, record.revision, index + 1, None
         self.counting_side, self.xeris_open = 0, True
         self.app.scoreboard.opened = None
         self.session.go(Screen.ENTRY)
 
     def _close(self) -> None:
-        self.draft, self.editing, self.based_on, self.stale = None, None, None, None
+        self.draft, self.editing, self.based_on, self.stale, self.reopened = None, None, None, None, None
 
     def on_match_changed(self, record: MatchRecord) -> None:
         """Another phone changed the match while this form is open: the form says so at once, above its
@@ -428,7 +457,7 @@ class EntryModel(ViewModel):
     def leave(self) -> None:
         """Back to the scoreboard; what was typed for a new hand is kept for End hand."""
         if self.draft is not None and self.editing is None and self.record is not None and self.stale is None:
-            self._kept = (self.record.id, self.hand_number, self.draft)
+            self._kept = (self.record.id, self.hand_number, self.draft, self.reopened)
         self._close()
         self.session.back()
         if self.session.screen is Screen.ENTRY:
@@ -455,6 +484,33 @@ class EntryModel(ViewModel):
         self.session.back()
         if self.session.screen is Screen.ENTRY:
             self.session.screen = Screen.SCOREBOARD
+
+    def forget(self, match_id: str) -> None:
+        """What was typed for the hand in progress of `match_id` is gone (the hand was put back by Redo)."""
+        if self._kept is not None and self._kept[0] == match_id:
+            self._kept = None
+
+    def reopened_line(self) -> str | None:
+        """What the form is, when it reopened a hand just undone."""
+        if self.reopened is None or self.stale is not None:
+            return None
+        return self.tr("entry.reopened", n=self.hand_number)
+
+    @intent(writes=True)
+    def discard_reopened(self) -> None:
+        """Leave the reopened hand out: its live taps are taken back (against the match as this form showed it),
+        and the scoreboard is on the hand in progress, where Redo can still put the hand back."""
+        if self.reopened is None or self.record is None:
+            return
+        record = self.services.table.clear_taps(self.record.id, expected=self.based_on)
+        n = self.hand_number
+        self._kept = None
+        self._close()
+        self.app.scoreboard.discarded(record)
+        self.session.back()
+        if self.session.screen is Screen.ENTRY:
+            self.session.screen = Screen.SCOREBOARD
+        self.session.say("notice.discarded", n=n)
 
     @intent
     def reopen(self) -> None:

@@ -13,6 +13,7 @@ from ...i18n.explain import goal_text, problem_text, status_text
 from ...service import MatchRecord, StaleWrite
 from .session import Screen, Session, Tone, ViewModel, intent
 from ...formats.sheet import trail_text
+from .picture import SheetPicture, sheet_picture
 from .sheet import BreakdownSide, HandRow, breakdown, hand_rows
 
 
@@ -76,6 +77,10 @@ class RecordModel(ViewModel):
 
     def breakdown(self, index: int) -> list[BreakdownSide]:
         return breakdown(self.record.match, self.standing.scores[index], self.tr)
+
+    def picture(self) -> SheetPicture | None:
+        """The match as a picture for the group's chat (`viewmodel.picture`)."""
+        return sheet_picture(self.record, self.standing, self.tr) if self.record else None
 
     def trail_lines(self) -> list[str]:
         """Each change to a recorded hand, saying what changed (`formats.sheet.trail_text`)."""

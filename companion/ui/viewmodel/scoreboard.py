@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ...engine.live import TapKind
+from ...engine.entry import HandEntry
+from ...engine.live import Tap, TapKind
 from ...engine.match import Match, Standing, Status
+from ...engine.names import shown_side
 from ...formats.sheet import sheet_text
 from ...i18n.explain import goal_text
 from ...service import DamagedMatch, MatchRecord, NoSuchMatch, Revision, StaleWrite
 from .session import Detail, Screen, Session, Tone, ViewModel, intent
+from .picture import SheetPicture, sheet_picture
 from .sheet import BreakdownSide, HandRow, breakdown, extension_event, hand_rows
 
 
@@ -41,6 +44,16 @@ class SeatTaps:
     jack_xeri_label: str
 
 
+@dataclass(frozen=True)
+class Undone:
+    """The hand this phone undid last, for Redo: the match as the undo left it, and the hand as it was saved."""
+
+    match: str
+    revision: Revision
+    entry: HandEntry
+    taps: tuple[Tap, ...] | None
+
+
 class ScoreboardModel(ViewModel):
     """The match in play, shared by the scoreboard and the hand entry."""
 
@@ -54,6 +67,10 @@ class ScoreboardModel(ViewModel):
         """The hand just saved, which the status strip names for a moment (a tap there shows its breakdown)."""
         self.flash_before: tuple[int, ...] | None = None
         """When the hand just saved was an edit: its points before, for "19 : 26 → 9 : 36"."""
+        self.deciding: tuple[str, int] | None = None
+        """The drawn match (its id and hands) whose deciding hand this phone chose to play: the hand is at the table."""
+        self.undone: Undone | None = None
+        """The hand this phone undid last (Redo puts it back while the match is as the undo left it)."""
         session.on_home.append(self._forget_view)
 
     def _kept_place(self) -> MatchRecord | None:
@@ -88,14 +105,45 @@ class ScoreboardModel(ViewModel):
         return self.record is not None and not self.standing.is_over
 
     @property
+    def at_hand(self) -> bool:
+        """True when a hand is being played: the match is in play, or drawn and this phone chose to play its
+        deciding hand (End hand and the xeri buttons are on the scoreboard)."""
+        if self.record is None:
+            return False
+        st = self.standing
+        return not st.is_over or (st.deciding_hand and self.deciding == (self.record.id, len(self.match.hands)))
+
+    @property
+    def deciding_offered(self) -> bool:
+        """True when the match is drawn and the rule set lets the table agree on a deciding hand."""
+        return self.record is not None and self.standing.deciding_hand and not self.at_hand
+
+    def sure_line(self) -> str | None:
+        """Who is sure to win a match over an agreed number of hands before its last hand, while it is in play."""
+        st = self.standing
+        if not st.may_finish_now or st.sure_winner is None:
+            return None
+        side = self.match.sides[st.sure_winner]
+        return self.tr("match.sure_winner.team" if side.players else "match.sure_winner", side=side.name)
+
+    def finish_offer(self) -> str | None:
+        """What the status strip offers once a side is sure to win, before the next hand's first tap: finish now
+        or play on (a tap on the strip asks)."""
+        st = self.standing
+        if self.record is None or not st.may_finish_now or st.sure_winner is None or self.record.live.taps:
+            return None
+        return self.tr("match.finish_offer", side=self.match.sides[st.sure_winner].name)
+
+    @property
     def side_names(self) -> list[str]:
-        return [s.name for s in self.match.sides] if self.match else []
+        # A team left unnamed is called after its players, shortened to fit a screen (never in what is stored).
+        return [shown_side(s.title, s.players) for s in self.match.sides] if self.match else []
 
     @property
     def title(self) -> str:
         """The header: the hand being played (the boxes below name the sides)."""
         if self.standing.is_over:
-            return self.tr("match.over_title")
+            return self.tr("match.deciding_title") if self.at_hand else self.tr("match.over_title")
         return self.tr("match.title", n=len(self.match.hands) + 1)
 
     def goal_line(self) -> str:
@@ -103,7 +151,12 @@ class ScoreboardModel(ViewModel):
         st = self.standing
         text = goal_text(self.match.goal, self.tr, st.target)
         if st.hands_left is not None and not st.is_over:
-            text += " · " + self.tr.n("status.hands_left", st.hands_left)
+            sure = self.sure_line()
+            text += (" · " + sure if sure else "") + " · " + self.tr.n("status.hands_left", st.hands_left)
+        elif st.status is Status.WON and st.hands_left:   # finished once decided, before its last hand
+            text += " · " + self.tr("match.finished_early", played=len(self.match.hands), hands=self.match.goal.hands)
+        elif self.at_hand:
+            text += " · " + self.tr("match.deciding_line")
         return text
 
     def goal_short(self) -> str:
@@ -112,7 +165,8 @@ class ScoreboardModel(ViewModel):
         if goal.is_race and not st.extensions:
             return tr("goal.race_short", target=goal.target, extension=goal.extension)
         if goal.hands is not None and st.hands_left is not None and not st.is_over:
-            return f"{tr.n('history.goal_hands', goal.hands)} · {tr.n('status.hands_left', st.hands_left)}"
+            sure = self.sure_line()   # decided before the last hand: who is sure to win, in the goal's place
+            return f"{sure or tr.n('history.goal_hands', goal.hands)} · {tr.n('status.hands_left', st.hands_left)}"
         return self.goal_line()
 
     @property
@@ -129,14 +183,15 @@ class ScoreboardModel(ViewModel):
     def boxes(self, compact: bool = False) -> list[SideBox]:
         tr, st = self.tr, self.standing
         out = []
+        names = self.side_names
         for i, side in enumerate(self.match.sides):
             players = None
-            if side.players and side.name != tr("setup.team_default", a=side.players[0], b=side.players[1]):
+            if side.players and side.title and side.title != " & ".join(side.players):   # a team given a name
                 players = " & ".join(side.players)
             needs = tr("match.needs", points=st.needs[i]) if st.needs is not None and not st.is_over else None
             won = tr.n("match.hands_won_short" if compact else "match.hands_won", st.hands_won[i])
-            out.append(SideBox(side.name, players, st.totals[i], tr("match.total_label", side=side.name,
-                                                                      points=st.totals[i]),
+            out.append(SideBox(names[i], players, st.totals[i], tr("match.total_label", side=side.name,
+                                                                     points=st.totals[i]),
                                needs, won, st.winner == i))
         return out
 
@@ -196,16 +251,13 @@ class ScoreboardModel(ViewModel):
             return self.tr("over.winner.team" if side.players else "over.winner", side=side.name)
         return self.tr("over.drawn")
 
-    def result_text(self) -> str:
-        """The match in a few words, for a chat: who won, the totals, the goal and the hands played."""
-        match, st, tr = self.match, self.standing, self.tr
-        totals = " – ".join(f"{side.name} {total}" for side, total in zip(match.sides, st.totals))
-        return tr("share.result", result=self.over_title() if st.is_over else tr("share.in_play"), totals=totals,
-                  goal=goal_text(match.goal, tr, st.target), hands=tr.n("share.hands", len(match.hands)))
-
     def share_text(self) -> str:
         """The whole score sheet as plain text (shared as a file)."""
         return sheet_text(self.record.match, self.tr) if self.record else ""
+
+    def picture(self) -> SheetPicture | None:
+        """The match as a picture for the group's chat (`viewmodel.picture`)."""
+        return sheet_picture(self.record, self.standing, self.tr) if self.record else None
 
     # --- keeping in step with the other phones -------------------------------------------------------
     def _forget_view(self) -> None:
@@ -322,7 +374,7 @@ class ScoreboardModel(ViewModel):
     def end_hand(self) -> None:
         """The hand is over: open the entry, prefilled from the live taps."""
         self._fresh()
-        if self.in_play:
+        if self.at_hand:
             self.flash = None
             self.app.entry.open_new(self.record)
 
@@ -354,6 +406,39 @@ class ScoreboardModel(ViewModel):
     def ask_edit(self, index: int) -> None:
         self.session.ask("confirm.edit", lambda: self.app.entry.open_edit(self.record, index), n=index + 1)
 
+    @intent
+    def play_deciding_hand(self) -> None:
+        """The table agreed to settle the draw with a deciding hand: play it (saving it decides the match)."""
+        self._fresh()
+        if self.record is not None and self.standing.deciding_hand:
+            self.deciding = (self.record.id, len(self.match.hands))
+            self.flash = None
+            self.session.say("notice.deciding_hand")
+
+    @intent
+    def keep_draw(self) -> None:
+        """No deciding hand after all: the draw stands."""
+        self.deciding = None
+
+    @intent(writes=True)
+    def ask_finish(self) -> None:
+        """Ask whether to finish the match now that a side is sure to win, or play the hands left on."""
+        if self.record is None or self.standing.sure_winner is None or not self.standing.may_finish_now:
+            return
+        shown, st = self.record.revision, self.standing
+        side = self.match.sides[st.sure_winner]
+        self.session.ask("confirm.decided.team" if side.players else "confirm.decided", lambda: self.finish_now(shown),
+                         ident="decided", answers=("over.finish_now", "over.play_on"), side=side.name,
+                         won=" – ".join(str(n) for n in st.hands_won))
+
+    @intent(writes=True)
+    def finish_now(self, shown: Revision | None = None) -> None:
+        """Finish the match now, won by the side sure to win (as `shown`, a revision, when given)."""
+        if self.record is not None:
+            self.record = self.services.table.finish_now(self.record.id, expected=shown or self.record.revision)
+            self._changed()
+            self.flash = None
+
     @intent(writes=True)
     def ask_abandon(self) -> None:
         """Ask before stopping the match; the answer stops it only as it was when asked."""
@@ -362,13 +447,51 @@ class ScoreboardModel(ViewModel):
 
     @intent(writes=True)
     def undo_last_hand(self, shown=None) -> None:
-        """Undo the last hand of the match as `shown` (a revision; by default the one on screen)."""
+        """Undo the last hand of the match as `shown` (a revision; by default the one on screen): it opens again
+        in the entry, filled in as saved, its live taps back, to be saved again (as it was or corrected) or
+        discarded; Redo puts it back as it was while nothing else happened."""
         if self.record and self.record.match.hands:
             n = len(self.record.match.hands)
+            was = self.record.match.hands[-1]
+            taps = self.record.taps_of(n - 1)
             self.record = self.services.table.undo_hand(self.record.id, expected=shown or self.record.revision)
             self._changed()
             self.flash = self.opened = None
+            self.undone = Undone(self.record.id, self.record.revision, was, taps)
+            self.app.entry.open_undone(self.record, was)
             self.session.say("notice.undone", n=n)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether Redo can put back the hand undone last: nothing happened to the match since."""
+        u = self.undone
+        return u is not None and self.record is not None and (u.match, u.revision) == (self.record.id,
+                                                                                     self.record.revision)
+
+    def redo_label(self) -> str:
+        return self.tr("match.redo_hand", n=len(self.match.hands) + 1)
+
+    def discarded(self, record: MatchRecord) -> None:
+        """The hand reopened by an undo was discarded (its taps taken back): Redo still puts it back."""
+        u = self.undone
+        keep = u is not None and self.record is not None and (u.match, u.revision) == (self.record.id,
+                                                                                     self.record.revision)
+        self.record = record
+        self._changed()
+        if keep and u is not None:
+            self.undone = replace(u, revision=record.revision)
+
+    @intent(writes=True)
+    def redo(self) -> None:
+        """Put back the hand undone last, as it was saved (its taps too), while nothing else happened."""
+        u = self.undone
+        if not self.can_redo or u is None or self.record is None:
+            return
+        self.undone = None
+        record = self.services.table.record_hand(u.match, u.entry, expected=u.revision, taps=u.taps)
+        self.app.entry.forget(u.match)
+        self.saved(record, len(record.match.hands) - 1)
+        self.session.say("notice.redone", n=len(record.match.hands))
 
     @intent(writes=True)
     def abandon(self, shown: Revision | None = None) -> None:

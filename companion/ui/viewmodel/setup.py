@@ -8,10 +8,9 @@ from typing import Any
 
 from ...engine.limits import MAX_NAME, MAX_TARGET
 from ...engine.match import Match, MatchError, Side
-from ...engine.names import NameProblem, fit, name_key, problem_of, tidy
+from ...engine.names import NameProblem, name_key, problem_of, tidy
 from ...engine.rules import SWITCHES, Goal, RuleSet, RulesError
 from ...formats.presets import preset, preset_names
-from ...i18n import Translator
 from ...i18n.explain import goal_text
 from ...service import MatchRecord, Revision, StaleWrite
 from .session import Screen, Session, Tone, ViewModel, intent
@@ -104,14 +103,13 @@ class MatchForm:
     def player_names(self) -> list[str]:
         return [tidy(n) for n in self.names[: self.seats]]
 
-    def sides(self, tr: Translator) -> list[Side]:
+    def sides(self) -> list[Side]:
         names = self.player_names()
         if self.layout == "partners":
             out = []
             for team in range(2):
                 a, b = names[2 * team], names[2 * team + 1]
-                title = tidy(self.team_names[team]) or fit(tr("setup.team_default", a=a, b=b))
-                out.append(Side(title, (a, b)))
+                out.append(Side(tidy(self.team_names[team]), (a, b)))   # unnamed: called after its players
             return out
         return [Side(n) for n in names]
 
@@ -227,7 +225,8 @@ class SetupModel(ViewModel):
     def switches(self) -> list[VariantSwitch]:
         f, tr = self.form, self.tr
         return [VariantSwitch(rf.name, rf.switch.key, tr(f"setup.variant.{rf.switch.key}"), f.is_on(rf.name))
-                for rf in SWITCHES if f.seats >= rf.switch.min_seats]
+                for rf in SWITCHES if f.seats >= rf.switch.min_seats
+                and (not rf.switch.hands_goal or f.goal_kind == "hands")]
 
     def goal_line(self) -> str:
         return goal_text(self.form.goal(self.form.rules()), self.tr)
@@ -409,7 +408,7 @@ class SetupModel(ViewModel):
         try:
             rules = f.rules()
             first = f.first_dealer if f.first_dealer is not None else random.randrange(f.seats)
-            match = Match.new(rules, f.sides(tr), f.goal(rules), first_dealer=first)
+            match = Match.new(rules, f.sides(), f.goal(rules), first_dealer=first)
         except (RulesError, MatchError) as exc:
             self.session.notice = None
             self.session.say("notice.plain", Tone.PROBLEM, text=tr.say(exc))

@@ -31,6 +31,12 @@ def entry(vm: AppModel) -> Frame:
     sideways = vm.session.wide and vm.session.short and not d.exact
     width = column_width(vm, "body" if sideways else "full")
 
+    reopened = m.reopened_line()
+    if reopened:
+        body.append(labelled(ft.Container(ft.Text(reopened, size=15, weight=ft.FontWeight.W_600,
+                                                  color=p.on_tertiary_container),
+                                          bgcolor=p.tertiary_container, border_radius=10,
+                                          padding=ft.Padding.symmetric(horizontal=10, vertical=6)), "reopened-line"))
     if m.dealer_last_reminder:
         body.append(labelled(ft.Text(tr("entry.dealer_last"), size=13, color=ft.Colors.ON_SURFACE_VARIANT,
                                      italic=True), "dealer-last-reminder"))
@@ -81,6 +87,11 @@ def entry(vm: AppModel) -> Frame:
         # A problem is said in the strip (fixed: nothing moves) and marked on its field with ⚠ in place.
         reason = m.save_reason()
         footer = [primary(tr("entry.save"), lambda: m.save(), "save-hand", icon=ft.Icons.CHECK, disabled=bool(reason))]
+        if m.reopened is not None:
+            # A hand reopened by an undo: put back (as it was or corrected) or left out, side by side.
+            footer = [ft.Row([secondary(tr("entry.discard_reopened"), lambda: m.discard_reopened(), "discard-reopened",
+                                        icon=ft.Icons.DELETE_OUTLINE, expand=True),
+                              ft.Container(footer[0], expand=True)], spacing=8)]
         preview = m.preview()
         if m.problems():
             status = Status(m.problems_line(), Tone.PROBLEM, on_tap=lambda: m.show_problems())

@@ -143,6 +143,12 @@ def record_screen(vm: AppModel) -> Frame:
         actions.append(secondary(tr("history.delete"), lambda: m.ask_delete(), "delete-match",
                                  icon=ft.Icons.DELETE_OUTLINE, expand=True, danger=True))
         out.append(ft.Row(actions))
+    # The picture is no change to the match: a watching phone may share it too.
+    share = vm.session.page_actions
+    out.append(ft.Row([secondary(tr("over.share"), share.get("share_picture"), "share-past", icon=ft.Icons.SHARE,
+                                 expand=True),
+                       secondary(tr("over.save_picture"), share.get("save_picture"), "save-picture-past",
+                                 icon=ft.Icons.IMAGE, expand=True)]))
     out += what_if_section(vm)
     out += score_sheet(vm, p, [name for _, name, _ in m.totals()], m.hand_rows(), m.opened, m.breakdown,
                        m.show_breakdown)

@@ -32,10 +32,10 @@ def scoreboard(vm: AppModel) -> Frame:
     totals = [goal_line(vm, p), side_boxes(vm, p, boxes_width, big=big)]
     # A phone held sideways has room for the xeri buttons or the totals, not both: the buttons stay in
     # reach on the left and the totals head the score sheet beside them.
-    sideways = wide and s.short and not st.is_over
+    sideways = wide and s.short and table.at_hand
     controls: list[ft.Control] = watching(vm) + conflict_cards(vm, table.record.id if table.record else None) + (
         [] if sideways else totals)
-    if st.is_over:
+    if not table.at_hand:
         controls += match_over(vm, p)
         footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] \
             if writer else []
@@ -62,17 +62,30 @@ def scoreboard(vm: AppModel) -> Frame:
                                      table.show_breakdown, edit=table.ask_edit if writer else None, width=sheet_width))
     # Undo and Stop sit in the header, where nothing the sheet grows by can move them.
     header_actions = sync_mark(vm)   # where this device stands with its group: a fixed 48 × 48 mark
+    if writer and table.can_redo:
+        # Left of Undo, so that nothing else in the header moves when it comes and goes.
+        header_actions.append(icon_button(ft.Icons.REDO, lambda: table.redo(), table.redo_label(), "redo-hand"))
     if writer:
         header_actions.append(icon_button(ft.Icons.UNDO, lambda: table.ask_undo(), tr("match.undo_hand"), "undo-hand",
                                           disabled=not table.match.hands))
-    if not st.is_over and writer:
-        header_actions.append(icon_button(ft.Icons.CLOSE, lambda: table.ask_abandon(), tr("match.abandon"),
-                                          "abandon-match"))
+    if table.at_hand and writer:
+        # One place, one size: Stop; Finish now once a side is sure to win; Keep the draw in a deciding hand.
+        if st.is_over:
+            header_actions.append(icon_button(ft.Icons.CLOSE, lambda: table.keep_draw(), tr("over.keep_draw"),
+                                              "keep-draw"))
+        elif st.may_finish_now:
+            header_actions.append(icon_button(ft.Icons.SPORTS_SCORE, lambda: table.ask_finish(), tr("over.finish_now"),
+                                              "finish-match"))
+        else:
+            header_actions.append(icon_button(ft.Icons.CLOSE, lambda: table.ask_abandon(), tr("match.abandon"),
+                                              "abandon-match"))
     header_actions.append(icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open("current"), tr("nav.rules"),
                                       "match-rules"))
     saved = table.saved_line()
+    offer = table.finish_offer()    # a side sure to win before the last hand: finish now, or play on
     status = Status(saved, on_tap=lambda: table.show_saved()) if saved else Status(
-        table.taps_line() if not st.is_over else table.goal_line())
+        offer, on_tap=(lambda: table.ask_finish()) if writer else None) if offer else Status(
+        table.taps_line() if table.at_hand else table.goal_line())
     if wide:
         return Frame(table.title, controls, footer=footer, status=status, actions=header_actions,
                      side=totals + sheet if sideways else sheet)
@@ -82,9 +95,12 @@ def scoreboard(vm: AppModel) -> Frame:
 def goal_line(vm: AppModel, p: Palette) -> ft.Control:
     """The goal in force; once two sides passed the target together, a banner says so (same place, same size)."""
     table = vm.scoreboard
-    if table.extended and not table.standing.is_over:
-        box = ft.Container(ft.Row([ft.Icon(ft.Icons.TRENDING_UP, color=p.on_tertiary_container, size=20),
-                                   ft.Text(table.goal_line(), size=15, weight=ft.FontWeight.W_700,
+    sure = table.standing.may_finish_now     # a side is sure to win before the last hand: said the same way
+    if (table.extended or sure) and not table.standing.is_over:
+        box = ft.Container(ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS if sure else ft.Icons.TRENDING_UP,
+                                           color=p.on_tertiary_container, size=20),
+                                   ft.Text(table.goal_short() if sure else table.goal_line(), size=15,
+                                           weight=ft.FontWeight.W_700,
                                            color=p.on_tertiary_container, expand=True, max_lines=1,
                                            overflow=ft.TextOverflow.ELLIPSIS)], spacing=6),
                            bgcolor=p.tertiary_container, border_radius=10, height=GOAL_LINE,
@@ -243,12 +259,30 @@ def match_over(vm: AppModel, p: Palette) -> list[ft.Control]:
     tr, table = vm.tr, vm.scoreboard
     share = vm.session.page_actions
     return [card(
-        ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS, color=ft.Colors.ON_PRIMARY_CONTAINER, size=40),
+        # A trophy for a winner; a draw has none.
+        ft.Row([ft.Icon(ft.Icons.EMOJI_EVENTS if table.standing.winner is not None else ft.Icons.HANDSHAKE,
+                        color=ft.Colors.ON_PRIMARY_CONTAINER, size=40),
                 labelled(ft.Text(table.over_title(), size=24, weight=ft.FontWeight.W_800, expand=True,
                                  color=ft.Colors.ON_PRIMARY_CONTAINER), "winner")]),
         ft.Text(table.goal_line(), size=14, color=ft.Colors.ON_PRIMARY_CONTAINER),
-        ft.Row([secondary(tr("over.share"), share.get("share"), "share", icon=ft.Icons.SHARE, expand=True),
-                secondary(tr("over.share_sheet"), share.get("share_sheet"), "share-sheet", icon=ft.Icons.DESCRIPTION,
+        *deciding_offer(vm),
+        ft.Row([secondary(tr("over.share"), share.get("share_picture"), "share", icon=ft.Icons.SHARE, expand=True),
+                secondary(tr("over.save_picture"), share.get("save_picture"), "save-picture", icon=ft.Icons.IMAGE,
                           expand=True)]),
-        secondary(tr("over.home"), lambda: vm.home(), "go-home", icon=ft.Icons.HOME),
+        ft.Row([secondary(tr("over.share_sheet"), share.get("share_sheet"), "share-sheet", icon=ft.Icons.DESCRIPTION,
+                          expand=True),
+                secondary(tr("over.home"), lambda: vm.home(), "go-home", icon=ft.Icons.HOME, expand=True)]),
         color=ft.Colors.PRIMARY_CONTAINER, ident="match-over")]
+
+
+def deciding_offer(vm: AppModel) -> list[ft.Control]:
+    """A drawn match whose rules let the table agree on a deciding hand: said, and the button to play it."""
+    tr, table = vm.tr, vm.scoreboard
+    if not table.deciding_offered:
+        return []
+    offer: list[ft.Control] = [labelled(ft.Text(tr("over.deciding_offer"), size=14,
+                                                color=ft.Colors.ON_PRIMARY_CONTAINER), "deciding-offer")]
+    if vm.session.can_write:
+        offer.append(primary(tr("over.deciding_hand"), lambda: table.play_deciding_hand(), "deciding-hand",
+                             icon=ft.Icons.PLAY_ARROW))
+    return offer
