@@ -119,10 +119,24 @@ def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker) -> 
                                     "files": ft.FilePicker(), "launcher": ft.UrlLauncher(), "prefs": prefs}
         page._xeri_services = services  # type: ignore[attr-defined]  # read by `page.page_services`
         page.update()   # the services reach the browser (an empty page in the theme's colour, for a moment)
-        place = await read_place(prefs)
-        page.render(App, parts, new_session, options, place)
+
+        async def begin() -> None:
+            page.render(App, parts, new_session, options, await read_place(prefs, lambda: connection_of(page)))
+
+        # Drawn from a task of the page, not from `main` itself: Flet's own step after `main` assumes the connection
+        # that opened the page is still there, and a browser reloaded while its place was being read had closed it
+        # (seen: a traceback in Flet, under load, when the laptop's app was started again and phones reloaded).
+        page._xeri_started = page.run_task(begin)  # type: ignore[attr-defined]  # the browser build awaits it
 
     return main
+
+
+def connection_of(page: ft.Page) -> object | None:
+    """The connection the page's session speaks over now (None while it has none)."""
+    try:
+        return page.session.connection
+    except Exception:  # noqa: BLE001 - a page whose session is gone has no connection
+        return None
 
 
 PLACE_KEY = "xeri.place"
@@ -132,15 +146,33 @@ PLACE_WAIT = 2.0
 """Seconds the first draw waits for the browser to say where the phone was; past that it opens at home."""
 
 
-async def read_place(prefs: ft.SharedPreferences) -> Place | None:
+RECONNECT_WAIT = 10.0
+"""Seconds a page that lost its connection while its place was read waits for the browser to come back."""
+
+
+async def read_place(prefs: ft.SharedPreferences, connection: Callable[[], object | None] = lambda: None,
+                     tries: int = 3) -> Place | None:
     """Where this phone was, as its browser kept it (`keep_place`); None when it kept nothing, said something
-    this app did not write, or said nothing in time (the first draw never waits longer than `PLACE_WAIT`)."""
-    try:
-        said = await asyncio.wait_for(prefs.get(PLACE_KEY), PLACE_WAIT)
-    except (TimeoutError, RuntimeError, ValueError) as exc:   # no answer, or a client without the service
-        log.info("the phone's place was not read: %r", exc)
-        return None
-    return place_from(said)
+    this app did not write, or said nothing in time (the first draw never waits longer than `PLACE_WAIT` for a
+    browser that is there). `connection` says which connection the page speaks over: a question asked on one
+    that went away meanwhile (a reload, a network blip; its answer is lost with it) is asked again once the page
+    is back, so a phone that reconnected while starting still opens at its table, not at home."""
+    for _ in range(tries):
+        asked_on = connection()
+        try:
+            return place_from(await asyncio.wait_for(prefs.get(PLACE_KEY), PLACE_WAIT))
+        except (RuntimeError, ValueError) as exc:   # a client without the service, or an answer it cannot give
+            log.info("the phone's place was not read: %r", exc)
+            return None
+        except TimeoutError:
+            if connection() is asked_on:             # the same browser, there all along, said nothing in time
+                log.info("the phone's place was not read in %s s", PLACE_WAIT)
+                return None
+        waited = 0.0
+        while connection() is None and waited < RECONNECT_WAIT:
+            await asyncio.sleep(0.1)
+            waited += 0.1
+    return None
 
 
 def place_from(said: object) -> Place | None:

@@ -194,6 +194,7 @@ def run() -> None:
         page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
         parts = bootstrap.build(store)
         await make_main(parts, options, browser_session(parts, store))(page)
+        await asyncio.wrap_future(page._xeri_started)  # type: ignore[attr-defined]  # the first screen, drawn
         mark("py:main-done")
 
         async def after_start() -> None:

@@ -78,8 +78,9 @@ def test_news_in_the_status_strip_stays_until_the_next_change_and_opens_in_full(
     assert "Hand 1 was undone" in app.text_of("status")
     app.tap("status")                                 # the strip opens the whole sentence
     app.wait_id("notice-detail")
-    app.see("it is kept in the match's trail")
+    app.see("Hand 1 was undone and is open again; the trail keeps it.")
     app.tap("detail-ok")
+    app.tap("back")                                   # from the hand the undo reopened, kept for End hand
     app.tap("xeri-0")                                 # the next change says its own news
     app.see("Xeri for Anna (now 1)")
     assert "undone" not in app.text_of("status")

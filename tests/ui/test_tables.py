@@ -222,3 +222,45 @@ def test_a_browser_that_says_nothing_in_time_or_refuses_opens_at_home(monkeypatc
     assert asyncio.run(ui_app.read_place(Silent())) is None       # the first draw never waits long
     assert asyncio.run(ui_app.read_place(Refusing())) is None
     assert asyncio.run(ui_app.read_place(Kept())) == Place("ab" * 16, True)
+
+
+def test_a_page_that_lost_its_connection_while_its_place_was_read_asks_again_and_opens_at_its_table(monkeypatch):
+    """Under load, the laptop's app started again and a phone reloaded while its first connection was asking
+    where it was: the answer went with that connection, and the phone opened at home, not at its table."""
+    import asyncio
+
+    from companion.ui import app as ui_app
+
+    now: list[str | None] = ["first"]
+
+    def connection():
+        return now[0]
+
+    class LostThenKept:
+        asked = 0
+
+        async def get(self, key):
+            self.asked += 1
+            if self.asked == 1:          # asked on the first connection, which goes away meanwhile
+                now[0] = None
+                await asyncio.sleep(3600)
+            return "ab" * 16 + " 1"
+
+    async def back_soon():
+        await asyncio.sleep(0.05)
+        now[0] = "second"
+
+    async def run(prefs):
+        asyncio.get_running_loop().call_later(0.03, lambda: asyncio.ensure_future(back_soon()))
+        return await ui_app.read_place(prefs, connection)
+
+    monkeypatch.setattr(ui_app, "PLACE_WAIT", 0.02)
+    prefs = LostThenKept()
+    assert asyncio.run(run(prefs)) == Place("ab" * 16, True) and prefs.asked == 2
+
+    class Silent:                       # the same connection all along, and no answer: home, at once
+        async def get(self, key):
+            await asyncio.sleep(3600)
+
+    now[0] = "there"
+    assert asyncio.run(ui_app.read_place(Silent(), connection)) is None
