@@ -102,6 +102,13 @@ def check_name(name: str) -> str:
     return clean
 
 
+def shown_player(name: str, room: int = 16) -> str:
+    """A player's name in a sentence on a phone ("Χαραλάμπης-Κωνσταντίνος deals"): whole up to `room` characters,
+    else the first name. For display only (labels and what is stored say it whole)."""
+    words = name.split()
+    return name if len(name) <= room or not words else words[0]
+
+
 def shown_side(title: str, players: tuple[str, ...], room: int = MAX_NAME) -> str:
     """A side's name for a screen with `room` characters for it. A partnership left unnamed (`title` "") is
     called after its players: in full when it fits, else by each player's first name ("Χαραλάμπης-Κωνσταντίνος

@@ -141,6 +141,26 @@ def test_undo_reopens_the_hand_with_its_taps_to_correct_and_save_at_360x640(open
     assert (total(other, 0), total(other, 1)) == (14, 21)
 
 
+@pytest.mark.parametrize("locale, scheme", [("el-GR", "dark"), ("ko-KR", "light"), ("tr-TR", "dark")])
+def test_the_reopened_hand_fits_360_by_640_in_every_language_light_and_dark(phones, locale, scheme):
+    import json
+    from pathlib import Path
+
+    catalog = json.loads((Path(__file__).resolve().parents[2] / "data" / "i18n" / f"{locale[:2]}.json")
+                         .read_text(encoding="utf-8"))
+    app = phones(viewport={"width": 360, "height": 640}, locale=locale, color_scheme=scheme)
+    start_two_player_match(app)
+    enter_hand(app)
+    app.tap("undo-hand")
+    app.tap("confirm-yes")
+    app.wait_id("discard-reopened")
+    assert catalog["entry.reopened"].format(n=1) in app.text_of("reopened-line")
+    assert catalog["entry.discard_reopened"] in app.text_of("discard-reopened")
+    for ident in ("reopened-line", "discard-reopened", "save-hand"):
+        box = app.visible_box(ident)                   # whole, uncovered, without a scroll
+        assert box["height"] >= 48 or ident == "reopened-line"
+
+
 def test_a_typical_two_player_hand_is_entered_at_360x640_without_scrolling(open_phone):
     app = open_phone(360, 640)
     start_two_player_match(app)

@@ -92,3 +92,19 @@ def test_an_unknown_screen_is_an_error_not_home(services):
     from companion.ui.views import SCREENS
 
     assert set(SCREENS) == set(Screen)
+
+
+def test_an_export_names_the_laptops_folder_only_on_the_laptop_a_served_phone_is_told_of_its_download(services):
+    """The served app told a phone the laptop's own path of the export ("History exported to /home/…"): a place
+    the phone cannot open. The laptop's own window says the path; a phone, that its browser downloads it."""
+    match = Match.new(preset("classic"), [Side("Anna"), Side("Ben")], Goal(hands=1))
+    services.table.start(replace(match, hands=(hand_for(0),)))
+    for local, said in ((True, "History exported to "), (False, "History exported: the zip is being downloaded.")):
+        app = AppModel(services)
+        app.session.local = local
+        app.history.open()
+        app.history.export_all()
+        assert app.session.notice.text.startswith(said)
+        assert app.history.download is not None and app.history.download[0].endswith(".zip")
+        if not local:
+            assert str(services.library.folder) not in app.session.notice.text

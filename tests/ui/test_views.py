@@ -97,3 +97,46 @@ def test_the_score_sheet_is_drawn_again_when_a_hand_is_replaced_by_another_versi
     services.table.apply_shared(other, current.revision)
     vm.scoreboard.refresh(started.id)
     assert row_label() != before
+
+
+def test_names_of_one_row_are_drawn_at_one_size_on_two_lines_broken_between_words_where_that_is_larger():
+    from companion.ui.views.metrics import row_size, wrapped
+    from companion.ui.views.widgets import per_row
+
+    long = "Χαραλάμπης-Κωνσταντίνος & Eleni"
+    assert wrapped(long, 160, 12) == ["Χαραλάμπης-Κωνσταντίνος", "& Eleni"]     # after the hyphen or a space only
+    assert wrapped(long, 128, 12) == ["Χαραλάμπης-", "Κωνσταντίνος & Eleni"]
+    assert wrapped("Chrysanthemumalexandrinapapadopouloukara", 80, 16) is None  # never mid-word
+    size, lines = row_size([long, "Οι Αετοί"], 150, 15, least=10)
+    assert lines == 2 and 14 <= size <= 15                              # both at that size, not 15 and 10.5
+    assert row_size(["Anna", "Ben"], 150, 15, least=10) == (15, 1)
+    # The entry's Most cards row keeps two names to a row (it was one a row with a 40-letter name).
+    assert per_row([long, "Οι Αετοί", "Tie"], 336, 4) == 1
+    assert per_row([long, "Οι Αετοί", "Tie"], 336, 4, lines=2) == 2
+
+
+def test_a_partnership_with_a_forty_letter_name_keeps_two_choices_a_row_and_every_player_on_a_small_phone(services):
+    """At 360×640 with "Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλο" in a team: the entry's choices two to a row,
+    the counting tabs side by side, and the four players' xeri buttons at the least touch height so every row is
+    on the screen."""
+    vm = AppModel(services)
+    vm.session.viewport = (360, 640)
+    vm.setup.open()
+    vm.setup.set_layout("partners")
+    for i, name in enumerate(("Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλος"[:40], "Eleni", "Νίκος", "Petros")):
+        vm.setup.set_name(i, name)
+    vm.setup.start()
+    frame = render(vm)
+    buttons = [c for part in frame.body for c in walk(part) if isinstance(c, ft.FilledButton)]
+    assert len(buttons) == 4 and all(b.height == 48 for b in buttons)
+    vm.scoreboard.end_hand()
+    frame = render(vm)
+    rows = [c for part in frame.body for c in walk(part) if isinstance(c, ft.Row)]
+
+    def row_of(ident: str):
+        return next(r for r in rows if any(getattr(c, "identifier", None) == ident for c in r.controls))
+
+    assert {getattr(c, "identifier", None) for c in row_of("most-0").controls} == {"most-0", "most-1"}
+    assert {getattr(c, "identifier", None) for c in row_of("counting-side-0").controls} == {"counting-side-0",
+                                                                                            "counting-side-1"}
+    assert {getattr(c, "identifier", None) for c in row_of("ten-0").controls} == {"ten-0", "ten-1"}

@@ -9,6 +9,7 @@ from ...engine.cards import TEN_OF_DIAMONDS, Card, parse_card
 from ...engine.entry import EntryField, HandEntry, InvalidHand, Problem
 from ...engine.live import Tap, TapKind
 from ...engine.match import MatchError, MatchOver, edit_hand, record_hand, standing
+from ...engine.names import shown_player
 from ...engine.scoring import score_hand
 from ...i18n.explain import join_names, problem_text
 from ...service import MatchRecord, Revision, StaleWrite
@@ -230,6 +231,13 @@ class EntryModel(ViewModel):
         text = "\n\n".join(text for _, text in self.problems())
         self.session.detail = Detail(self.tr("entry.problems_title"), text, ident="problems")
 
+    @intent
+    def show_preview(self) -> None:
+        """The hand's preview in full, over the screen."""
+        preview = self.preview()
+        if preview is not None:
+            self.session.detail = Detail(self.title, preview.text, ident="preview")
+
     def preview(self) -> Preview | None:
         """The points of the hand as entered, with each side's total after it; None until it can be scored."""
         draft, record = self.draft, self.record
@@ -308,8 +316,8 @@ class EntryModel(ViewModel):
 
     def xeris_summary(self) -> str:
         """The xeris in one line, while the steppers are folded away."""
-        tr = self.tr
-        parts = [tr("entry.xeris_of_side", side=row.name, counts=", ".join(
+        tr, per_player = self.tr, self.draft.per_player
+        parts = [tr("entry.xeris_of_side", side=shown_player(row.name) if per_player else row.name, counts=", ".join(
                     tr.n(key, n) for key, n in (("entry.xeri_count", row.xeris), ("entry.jack_xeri_count",
                                                                                  row.jack_xeris)) if n))
                  for row in self.xeri_rows() if row.xeris or row.jack_xeris]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from ...engine.entry import HandEntry
 from ...engine.live import Tap, TapKind
 from ...engine.match import Match, Standing, Status
-from ...engine.names import shown_side
+from ...engine.names import shown_player, shown_side
 from ...formats.sheet import sheet_text
 from ...i18n.explain import goal_text
 from ...service import DamagedMatch, MatchRecord, NoSuchMatch, Revision, StaleWrite
@@ -42,6 +42,8 @@ class SeatTaps:
     jack_xeris: int
     xeri_label: str
     jack_xeri_label: str
+    shown: str = ""
+    """The player's name as a button shows it (a long one by its first name; the labels say it whole)."""
 
 
 @dataclass(frozen=True)
@@ -204,7 +206,8 @@ class ScoreboardModel(ViewModel):
 
     def deal_line(self) -> str:
         st, seats = self.standing, self.match.seats
-        return self.tr("match.deals", dealer=seats[st.next_dealer].player, leader=seats[st.next_leader].player)
+        return self.tr("match.deals", dealer=shown_player(seats[st.next_dealer].player),
+                       leader=shown_player(seats[st.next_leader].player))
 
     def seats(self) -> list[SeatTaps]:
         tr, live = self.tr, self.record.live
@@ -212,7 +215,7 @@ class ScoreboardModel(ViewModel):
         for i, seat in enumerate(self.match.seats):
             x, jx = live.count(i, TapKind.XERI), live.count(i, TapKind.JACK_XERI)
             out.append(SeatTaps(i, seat.side, seat.player, x, jx, tr("match.xeri_label", player=seat.player, n=x),
-                                tr("match.jack_xeri_label", player=seat.player, n=jx)))
+                                tr("match.jack_xeri_label", player=seat.player, n=jx), shown_player(seat.player)))
         return out
 
     def taps_line(self) -> str:

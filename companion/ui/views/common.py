@@ -30,14 +30,25 @@ PAGE_PADDING = 12
 """The page's padding on each side (`ui.app.make_main`)."""
 
 
+def split(session) -> tuple[int, int]:
+    """How a wide screen shares its width between the body and the side column: a phone held sideways gives the
+    side (the score sheet, the counting cards) a little more; a tablet or a laptop halves it, so neither column
+    is a phone's strip beside empty space."""
+    return (5, 6) if session.short else (1, 1)
+
+
 def column_width(vm: AppModel, part: str = "full") -> float:
     """The width the screen's controls get, in logical pixels, as `views.frame.page_frame` lays them out: the one
-    column (`full`), or on a wide screen the body (`body`, 5/11) or the side column (`side`, 6/11)."""
+    column (`full`), or on a wide screen the body (`body`), the side column (`side`), or both together above
+    them (`top`)."""
     width = vm.session.viewport[0]
     if part == "full" or not vm.session.wide:
         return min(width, PHONE_COLUMN) - 2 * PAGE_PADDING
     both = min(width, WIDE_COLUMNS) - 2 * PAGE_PADDING - 16
-    return both * (5 if part == "body" else 6) / 11
+    if part == "top":
+        return both + 16
+    body, side = split(vm.session)
+    return both * (body if part == "body" else side) / (body + side)
 
 
 @dataclass
@@ -63,6 +74,8 @@ class Frame:
     status: Status | None = None
     side: list[ft.Control] | None = None
     """A second column for wide screens (the score sheet beside the controls)."""
+    top: list[ft.Control] | None = None
+    """On a wide screen, what spans both columns above them (a tablet's big totals)."""
     strip: bool = True
     """Whether the screen has a status strip (every screen does unless it has nothing to say)."""
 

@@ -9,11 +9,11 @@ import flet as ft
 
 from ..viewmodel import TIE, AppModel, TapKind, Tone
 from .common import Frame, Status, column_width
-from .metrics import fits, fitting_size
+from .metrics import fits, fitting_size, row_size
 from .palette import Palette, palette
 from .theme import text_style
-from .widgets import (READABLE, TOUCH, icon_button, in_rows, labelled, per_row, pill, playing_card, primary, secondary,
-                      section, stepper, suit_text)
+from .widgets import (READABLE, TOUCH, icon_button, in_rows, labelled, per_row, pill, pill_inner, playing_card, primary,
+                      secondary, section, stepper, suit_text)
 
 STEPPERS = 2 * TOUCH + 40
 """The width of a − n + stepper."""
@@ -26,9 +26,9 @@ def entry(vm: AppModel) -> Frame:
     names = m.names
     n = len(names)
     body: list[ft.Control] = []
-    # A phone held sideways: two columns, so a typical hand needs no scroll (most cards, the 10♦ and the
-    # special two and the xeris on the left; the counting cards on the right).
-    sideways = vm.session.wide and vm.session.short and not d.exact
+    # A wide screen (a phone held sideways, a tablet): two columns, so a typical hand needs no scroll (most
+    # cards, the 10♦ and the special two and the xeris on the left; the counting cards on the right).
+    sideways = vm.session.wide and not d.exact
     width = column_width(vm, "body" if sideways else "full")
 
     reopened = m.reopened_line()
@@ -45,12 +45,15 @@ def entry(vm: AppModel) -> Frame:
     majority = d.majority()
     flagged = m.flagged("cards") | m.flagged("most_cards")
     words = names + [tr("entry.tie")]
-    k = per_row(words, width, 4)
+    # A long name keeps the row: on two lines broken between words, every name of the row at one size.
+    k = per_row(words, width, 4, lines=2)
     each = (width - 4 * (k - 1)) / k
+    size, lines = row_size(words, pill_inner(each), 16, least=10)
     most = [pill(names[i], majority == i, lambda _e=None, i=i: m.set_most(i), f"most-{i}", p.sides[i], p.on_sides,
-                 expand=True, label=tr("entry.most_label", side=names[i]), size=16, fit=each) for i in range(n)]
-    most.append(pill(tr("entry.tie"), majority == TIE, lambda: m.set_most(TIE), "most-tie", expand=True, size=16,
-                     fit=each))
+                 expand=True, label=tr("entry.most_label", side=names[i]), size=size, fit=each, lines=lines)
+            for i in range(n)]
+    most.append(pill(tr("entry.tie"), majority == TIE, lambda: m.set_most(TIE), "most-tie", expand=True, size=size,
+                     fit=each, lines=lines))
     most_controls: list[ft.Control] = in_rows(most, k)
     if d.show_counts:
         fields = []
@@ -97,8 +100,8 @@ def entry(vm: AppModel) -> Frame:
             status = Status(m.problems_line(), Tone.PROBLEM, on_tap=lambda: m.show_problems())
         elif reason:
             status = Status(reason)
-        else:
-            status = Status(preview.text if preview else "")
+        else:   # the preview, in full when tapped (two lines at 360 px can cut its end)
+            status = Status(preview.text if preview else "", on_tap=(lambda: m.show_preview()) if preview else None)
     actions = [icon_button(ft.Icons.PIN if not d.show_counts else ft.Icons.LOOKS_ONE, lambda: m.toggle_counts(),
                            tr("entry.give_counts") if not d.show_counts else tr("entry.hide_counts"), "toggle-counts"),
                icon_button(ft.Icons.GRID_VIEW if not d.exact else ft.Icons.NUMBERS, lambda: m.set_exact(not d.exact),
@@ -114,14 +117,19 @@ def counting_picker(vm: AppModel, p: Palette, width: float) -> ft.Control:
     names = m.names
     flagged = m.flagged("counting")
     values = [m.counting_status(i) for i in range(len(names))]
-    k = per_row(names + values, width, 4)
+    # The sides' tabs in one row where their names fit it on two lines (the tab grows to hold them and the count),
+    # every tab's name at one size.
+    k = per_row(names, width, 4, lines=2) if all(fits(v, pill_inner(width / len(names)), 13) for v in values) else \
+        per_row(names + values, width, 4)
     each = (width - 4 * (k - 1)) / k
+    size, lines = row_size(names, pill_inner(each), 15, least=10)
     tabs = []
     for i, name in enumerate(names):
         value = values[i]
         tabs.append(pill(name, m.counting_side == i, lambda _e=None, i=i: m.pick_counting_side(i),
-                         f"counting-side-{i}", p.sides[i], p.on_sides, expand=True, size=15,
+                         f"counting-side-{i}", p.sides[i], p.on_sides, expand=True, size=size,
                          auto=d.counting.is_auto(i), flag=i in flagged or None in flagged, fit=each, sub=value,
+                         lines=lines, height=TOUCH if lines == 1 else TOUCH + 18,
                          label=tr("entry.counting_of", side=name, value=value)))
     side = m.counting_side
     chosen = d.counting.values[side]
@@ -147,17 +155,26 @@ def specials(vm: AppModel, p: Palette, width: float) -> ft.Control:
     # Both cards in one row: each half holds the card's label and a pill per side.
     half = (width - 10) / 2 - CARD_LABEL - 4
     together = n == 2 and per_row(names, half, 4) == n
-    room = half if together else width - CARD_LABEL - 4
-    k = n if together else per_row(names, room, 4)
+    # Not together: the card's label before its choices where they all fit beside it; else the label heads them
+    # and they take the whole width (two long names a row, on two lines).
+    beside = together or per_row(names, width - CARD_LABEL - 4, 4) == n
+    room = half if together else (width - CARD_LABEL - 4 if beside else width)
+    k = n if beside else per_row(names, room, 4, lines=2)
     each = (room - 4 * (k - 1)) / k
+    size, wrap = row_size(names, pill_inner(each), 15, least=10, lines=1 if beside else 2)
     groups: list[ft.Control] = []
     for key, label, setter, value, field in (("ten", m.ten_label(), m.set_ten, d.ten, "ten_of_diamonds"),
                                              ("two", m.two_label(), m.set_two, d.two, "two")):
         flagged = m.flagged(field)
         choices = [pill(names[i], value == i, lambda _e=None, i=i, f=setter: f(i),
-                        f"{key}-{i}", p.sides[i], p.on_sides, expand=True, size=15, flag=i in flagged, fit=each,
+                        f"{key}-{i}", p.sides[i], p.on_sides, expand=True, size=size, flag=i in flagged, fit=each,
+                        lines=wrap,
                         label=tr("entry.took_label", side=names[i], card=label)) for i in range(n)]
         lines = in_rows(choices, k)
+        if not beside:
+            groups.append(ft.Column([suit_text(label, size=15, weight=ft.FontWeight.W_700, red=p.red_suit), *lines],
+                                    spacing=2))
+            continue
         card = ft.Container(suit_text(label, size=16, weight=ft.FontWeight.W_700, red=p.red_suit), width=CARD_LABEL,
                             height=TOUCH, alignment=ft.Alignment.CENTER_LEFT)
         picks = lines[0] if len(lines) == 1 else ft.Column(lines, spacing=4)

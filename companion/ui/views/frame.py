@@ -7,7 +7,7 @@ import flet as ft
 
 from ..viewmodel import AppModel, Session
 from . import render
-from .common import dialog, header, strip
+from .common import dialog, header, split, strip
 from .widgets import labelled, primary, problem
 from .palette import palette
 
@@ -40,10 +40,14 @@ def page_frame(vm: AppModel, hooks: bool = False) -> ft.Control:
     key = f"screen-{session.screen}"
     body = ft.Column(frame.body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, key=key)
     if frame.side is not None and session.wide:
-        middle: ft.Control = ft.Row([ft.Container(body, expand=5),
+        left, right = split(session)
+        middle: ft.Control = ft.Row([ft.Container(body, expand=left),
                          ft.Container(ft.Column(frame.side, spacing=12, scroll=ft.ScrollMode.AUTO, key=key + "-side"),
-                                      expand=6)],
+                                      expand=right)],
                                     spacing=16, expand=True, vertical_alignment=ft.CrossAxisAlignment.START)
+        if frame.top:
+            middle = ft.Column([ft.Container(ft.Column(frame.top, spacing=10), key=key + "-top"), middle],
+                               spacing=10, expand=True)
         content_width = min(width, 1280) - 24
     else:
         middle = body

@@ -59,3 +59,41 @@ def fitting_size(text: str, width: float, size: float, least: float, bold: bool 
 def fits(text: str, width: float, size: float, bold: bool = True) -> bool:
     """True when `text` fits `width` on one line at `size`."""
     return text_width(text, size, bold) <= width
+
+
+def wrapped(text: str, width: float, size: float, bold: bool = True) -> list[str] | None:
+    """`text` broken into lines no wider than `width` at `size` where a person would break it: at spaces, and
+    after a hyphen (as Flutter's line breaker does); None when a single word is wider than `width` (it would be
+    broken mid-word)."""
+    words: list[str] = []
+    for word in text.split():
+        parts = word.split("-")
+        words += [p + "-" for p in parts[:-1]] + [parts[-1]]
+    lines: list[str] = []
+    for word in filter(None, words):
+        if not fits(word, width, size, bold):
+            return None
+        if lines and fits(lines[-1] + ("" if lines[-1].endswith("-") else " ") + word, width, size, bold):
+            lines[-1] += ("" if lines[-1].endswith("-") else " ") + word
+        else:
+            lines.append(word)
+    return lines
+
+
+def row_size(texts: list[str], width: float, size: float, least: float, lines: int = 2,
+             bold: bool = True) -> tuple[float, int]:
+    """One size for every name in a row (`texts`, each in a box `width` wide), and the lines each may take: the
+    largest size up to `size` at which all fit on one line; where that is below `size` and two lines (broken at
+    word boundaries) let them be drawn larger, two lines at that size. Never below `least` (what does not fit
+    then is cut with an ellipsis; the control's label says it whole)."""
+    one = min((fitting_size(t, width, size, least, bold) for t in texts), default=size)
+    if one >= size or lines < 2:
+        return one, 1
+    two = least
+    step = size
+    while step > one:
+        if all((w := wrapped(t, width, step, bold)) is not None and len(w) <= lines for t in texts):
+            two = step
+            break
+        step -= 0.5
+    return (two, lines) if two > one else (one, 1)

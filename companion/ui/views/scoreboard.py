@@ -14,7 +14,7 @@ import flet as ft
 from ..viewmodel import AppModel, TapKind
 from .common import Frame, Status, breakdown_table, column_width, sync_mark, watching
 from .memo import kept
-from .metrics import fitting_size
+from .metrics import fitting_size, row_size
 from .palette import Palette, palette
 from .theme import text_style
 from .widgets import card, icon_button, labelled, primary, secondary
@@ -27,14 +27,15 @@ def scoreboard(vm: AppModel) -> Frame:
     p = palette(s.dark)
     wide = s.wide
     writer = s.can_write            # a watching phone sees the table and none of the buttons that change it
-    boxes_width = column_width(vm, "side" if wide and s.short else "body")
+    # A tablet or a laptop: the totals big across the whole width, the buttons and the score sheet side by side
+    # below them. A phone held sideways has room for the xeri buttons (or the match-over actions) or the totals,
+    # not both: the buttons stay in reach on the left and the totals head the score sheet beside them.
     big = wide and not s.short
+    sideways = wide and s.short
+    boxes_width = column_width(vm, "top" if big else ("side" if sideways else "body"))
     totals = [goal_line(vm, p), side_boxes(vm, p, boxes_width, big=big)]
-    # A phone held sideways has room for the xeri buttons or the totals, not both: the buttons stay in
-    # reach on the left and the totals head the score sheet beside them.
-    sideways = wide and s.short and table.at_hand
     controls: list[ft.Control] = watching(vm) + conflict_cards(vm, table.record.id if table.record else None) + (
-        [] if sideways else totals)
+        [] if sideways or big else totals)
     if not table.at_hand:
         controls += match_over(vm, p)
         footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] \
@@ -43,7 +44,8 @@ def scoreboard(vm: AppModel) -> Frame:
         # Who deals, and beside it Undo tap: one row, so that the score sheet's newest hand and the totals
         # are on a 360×640 screen with the xeri buttons, without a scroll.
         deal = labelled(ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
-                                ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600)]),
+                                ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600,
+                                        max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)]),
                         "dealer-line")
         deal.expand = True
         undo = [secondary(tr("match.undo_tap"), lambda: table.undo_tap(), "undo-tap", icon=ft.Icons.UNDO,
@@ -88,7 +90,7 @@ def scoreboard(vm: AppModel) -> Frame:
         table.taps_line() if table.at_hand else table.goal_line())
     if wide:
         return Frame(table.title, controls, footer=footer, status=status, actions=header_actions,
-                     side=totals + sheet if sideways else sheet)
+                     side=totals + sheet if sideways else sheet, top=totals if big else None)
     return Frame(table.title, controls + sheet, footer=footer, status=status, actions=header_actions)
 
 
@@ -123,17 +125,22 @@ def side_boxes(vm: AppModel, p: Palette, width: float, big: bool = False) -> ft.
     boxes: list[ft.Control] = []
     n = len(table.side_names)
     inner = (width - 6 * (n - 1)) / n - 12 - 6       # the box's padding and border
-    for i, box in enumerate(table.boxes(compact)):
+    all_boxes = table.boxes(compact)
+    # Every box's name at one size: on one line, or on two broken between words where that draws them larger
+    # (a team called after two long names); cut only past the least size (the total's label says it whole).
+    name_size = 22 if big else 15
+    drawn, name_lines = row_size([b.name for b in all_boxes], inner, name_size, least=10)
+    # A phone short of height for four players' buttons: a named team's players are on those buttons already.
+    roomy = big or not (n == 2 and len(table.match.seats) == 4 and vm.session.viewport[1] < 700)
+    for i, box in enumerate(all_boxes):
         size = 72 if big else (32 if compact else 44)
-        # The name on one line, smaller when it needs to be (cut only past the least size; the total's label
-        # says it whole).
-        name_size = 22 if big else 15
-        lines = [ft.Container(ft.Text(box.name, size=fitting_size(box.name, inner, name_size, least=10),
-                                      weight=ft.FontWeight.W_700, color=p.sides[i], max_lines=1, no_wrap=True,
+        lines = [ft.Container(ft.Text(box.name, size=drawn, weight=ft.FontWeight.W_700, color=p.sides[i],
+                                      max_lines=name_lines, no_wrap=name_lines == 1, text_align=ft.TextAlign.CENTER,
                                       overflow=ft.TextOverflow.ELLIPSIS),
-                              height=round(name_size * 1.45), alignment=ft.Alignment.CENTER),
+                              height=round(name_size * 1.45) if name_lines == 1 else round(drawn * 1.3 * name_lines),
+                              alignment=ft.Alignment.CENTER),
                  labelled(ft.Text(str(box.total), size=size, weight=ft.FontWeight.W_800), f"total-{i}", box.label)]
-        if box.players:
+        if box.players and roomy:
             lines.insert(1, ft.Text(box.players, size=13, color=ft.Colors.ON_SURFACE_VARIANT, max_lines=1,
                                     overflow=ft.TextOverflow.ELLIPSIS))
         small: dict[str, Any] = dict(size=16 if big else (12 if compact else 13), color=ft.Colors.ON_SURFACE_VARIANT,
@@ -160,13 +167,20 @@ def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
     # The player's name is on their Xeri button, above the count: the two buttons share the row's width, so a
     # 12-letter name is drawn whole (a name column beside them was 76 px, and wrapped it mid-word).
     each = (width - 6) / 2 - 16
-    for seat in table.seats():
+    seats = table.seats()
+    # A player's row: their name on both buttons at one size, a long one by its first name (the labels say it
+    # whole).
+    # Four players on a phone short of height: buttons of the least touch height, so every row is on screen.
+    tall = 48 if len(seats) == 4 and vm.session.viewport[1] < 700 else 52
+    for seat in seats:
         color = p.sides[seat.side]
         text = text_style(size=16, weight=ft.FontWeight.W_600)
-        def words(what: str, count: int, player: str = seat.player) -> ft.Control:
+        name_size = fitting_size(seat.shown, each, 14, least=10)
+
+        def words(what: str, count: int, player: str = seat.shown, name_size: float = name_size) -> ft.Control:
             """The player's name above what the button counts: partners' buttons differ by more than a colour."""
             return ft.Column([
-                ft.Text(player, size=fitting_size(player, each, 14, least=10), weight=ft.FontWeight.W_700,
+                ft.Text(player, size=name_size, weight=ft.FontWeight.W_700,
                         max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True),
                 ft.Text(f"{what}  {count}", size=16, weight=ft.FontWeight.W_600, no_wrap=True),
             ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
@@ -176,14 +190,14 @@ def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
         rows.append(ft.Row([
             labelled(ft.FilledButton(xeri_words,
                                      on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
-                                     height=52, expand=True,
+                                     height=tall, expand=True,
                                      style=ft.ButtonStyle(bgcolor=color, color=p.on_sides, text_style=text,
                                                           padding=ft.Padding.symmetric(horizontal=6),
                                                           shape=ft.RoundedRectangleBorder(radius=12))),
                      f"xeri-{seat.seat}", seat.xeri_label),
             labelled(ft.OutlinedButton(words(tr("match.jack_xeri"), seat.jack_xeris),
                                        on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.JACK_XERI),
-                                       height=52, expand=True,
+                                       height=tall, expand=True,
                                        style=ft.ButtonStyle(side=ft.BorderSide(2, color), color=color, text_style=text,
                                                             padding=ft.Padding.symmetric(horizontal=6),
                                                             shape=ft.RoundedRectangleBorder(radius=12))),

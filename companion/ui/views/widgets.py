@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import flet as ft
 
-from .metrics import fits, fitting_size
+from .metrics import fits, fitting_size, wrapped
 from .palette import Palette
 from .theme import text_style
 
@@ -71,14 +71,15 @@ READABLE = 13
 
 def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None = None,
          color: str | None = None, on_color: str | None = None, width: int | None = None, label: str | None = None,
-         expand: bool | int = False, auto: bool = False, size: int = 18, flag: bool = False,
-         fit: float | None = None, sub: str | None = None) -> ft.Control:
+         expand: bool | int = False, auto: bool = False, size: float = 18, flag: bool = False,
+         fit: float | None = None, sub: str | None = None, lines: int = 1, height: float = TOUCH) -> ft.Control:
     """A choice: filled with `color` when selected (text in `on_color`), outlined otherwise.
 
     `flag` marks a choice that is wrong with a ⚠ in its text as well as its outline: never colour alone.
     `fit` is the pill's width: its words (a name) are then drawn on one line at a size that fits it, never
-    wrapped mid-word (cut with an ellipsis only below the least size: the label says them whole). `sub` is a
-    second, smaller line (a side's count under its name).
+    wrapped mid-word (cut with an ellipsis only below the least size: the label says them whole). `lines`: 2 lets
+    them break between words onto a second line (`row_size` chose the size and the lines for the whole row, so
+    every name in a row is drawn alike). `sub` is a second, smaller line (a side's count under its name).
     """
     color = color or ft.Colors.PRIMARY
     style = ft.ButtonStyle(
@@ -93,9 +94,9 @@ def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None
     shown = f"⚠ {text}" if flag else text
     content: str | ft.Control = shown
     if fit is not None or sub is not None:
-        inner = (fit or width or 10_000) - 2 * PILL_PAD - 4      # the padding and the outline
-        drawn = fitting_size(shown, inner, size, least=10)
-        line = ft.Text(shown, size=drawn, max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True,
+        inner = pill_inner(fit or width or 10_000)
+        drawn = fitting_size(shown, inner, size, least=10) if lines == 1 else size
+        line = ft.Text(shown, size=drawn, max_lines=lines, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=lines == 1,
                        text_align=ft.TextAlign.CENTER)
         content = line
         if sub is not None:
@@ -105,18 +106,26 @@ def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None
                                 spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                                 alignment=ft.MainAxisAlignment.CENTER)
         label = label or (shown if sub is None else f"{shown} {sub}")
-    button = ft.OutlinedButton(content, on_click=on_click, style=style, height=TOUCH, width=width or None,
+    button = ft.OutlinedButton(content, on_click=on_click, style=style, height=height, width=width or None,
                                expand=expand)
     return labelled(button, ident, label)
 
 
-def per_row(texts: list[str], width: float, spacing: float, size: float = READABLE, most: int | None = None) -> int:
+def pill_inner(width: float) -> float:
+    """The room for a pill's words, `width` wide: less its padding and outline."""
+    return width - 2 * PILL_PAD - 4
+
+
+def per_row(texts: list[str], width: float, spacing: float, size: float = READABLE, most: int | None = None,
+            lines: int = 1) -> int:
     """How many pills of these words go in a row `width` wide so that every one is drawn whole at `size` or
-    more: all of them when they fit, else fewer to a row (a name is never wrapped mid-word)."""
+    more, on one line or (`lines` 2) on two broken between words: all of them when they fit, else fewer to a row
+    (a name is never wrapped mid-word)."""
     count = min(len(texts), most or len(texts))
     for k in range(count, 1, -1):
-        inner = (width - spacing * (k - 1)) / k - 2 * PILL_PAD - 4
-        if all(fits(t, inner, size) for t in texts):
+        inner = pill_inner((width - spacing * (k - 1)) / k)
+        if all(fits(t, inner, size) or lines > 1 and (w := wrapped(t, inner, size)) is not None and len(w) <= lines
+               for t in texts):
             rows = -(-count // k)
             return -(-count // rows)     # as many to each row as the rows allow: 2 + 2, not 3 + 1
     return 1
