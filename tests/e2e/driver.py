@@ -156,7 +156,20 @@ class Driver:
             self.page.mouse.move(view["width"] / 2, view["height"] / 2)
             self.page.mouse.wheel(0, 120 if below else -120)
             time.sleep(0.05)
-        return box
+        # A control cut by the edge of its scrolling column has a box cut to what shows (a 48 px button under the
+        # status strip was a 39 px box "on screen"): go on a little while the box still grows.
+        step = 40 if box["y"] + box["height"] / 2 > view["height"] / 2 else -40   # towards the edge it is nearer
+        for _ in range(6):
+            self.page.mouse.wheel(0, step)
+            time.sleep(0.1)
+            grown = self.box_if_visible(ident)
+            if grown is None or (grown["height"] <= box["height"] + 0.5 and grown["width"] <= box["width"] + 0.5):
+                if grown is None or grown["y"] != box["y"]:
+                    self.page.mouse.wheel(0, -step)  # that step showed no more of it: back to where it was
+                    time.sleep(0.1)
+                break
+            box = grown
+        return self.box_if_visible(ident) or box   # as it is now, where a caller taps
 
     def tappable_boxes(self) -> dict[str, tuple[float, float, float, float]]:
         """Every identified control a person can tap, with its box: to check that nothing moved."""
@@ -197,40 +210,42 @@ class Driver:
         says when: keys typed before that are lost. So, as a person would, look at the field and type
         again (over the selection) when it does not show what was typed.
 
-        The field is first brought on screen and, once Flutter has stopped moving it, tapped where it is drawn,
-        as a finger does. (Playwright's own click scrolls the accessibility tree's node into view and clicks where that
-        node was: Flutter scrolled its drawing after it, the tap landed on the next field down, and the keys
-        went to a field the app never heard from: seen at 844×390, the fourth player's field focused, the
-        third's name lost.) Where the app still does not hold the text, the whole look-tap-type starts again.
+        The field is first brought on screen and left until Flutter has stopped moving it, then clicked. (Clicked
+        off screen, Playwright scrolls the accessibility tree's node into view and clicks where that node was:
+        Flutter scrolled its drawing after it, the tap landed on the next field down, and the keys went to a
+        field the app never heard from: seen at 844×390, the fourth player's field focused, the third's name
+        lost.) Where the field or the app still does not hold the text, the whole look-click-type starts again.
         """
         field = self.wait_id(ident)
         box = field.locator("input, textarea").first
         for whole in range(3):
+            last = whole == 2
+            # On screen and still first (so the click below scrolls nothing), then the field itself is clicked;
+            # on a busy machine the redraw that follows a tap can replace it as it is clicked: look and try again.
+            self._settled_box(box)
+            box.click()
+            try:
+                expect(box).to_be_focused()
+            except AssertionError:
+                if last:
+                    raise
+                continue
             for attempt in range(3):
-                # On a busy machine the redraw that follows a tap can replace the field as it is clicked: the
-                # click lands on the one that went away. Look again and click the one on screen.
-                where = self._settled_box(box)
-                self.page.mouse.click(where["x"] + where["width"] / 2, where["y"] + where["height"] / 2)
-                try:
-                    expect(box).to_be_focused()
-                    break
-                except AssertionError:
-                    if attempt == 2:
-                        raise
-            for attempt in range(4):
                 self.page.keyboard.press("Control+A")
                 self.page.keyboard.type(text, delay=15)
                 try:
                     expect(box).to_have_value(text, timeout=1_500)
                     break
                 except AssertionError:
-                    if attempt == 3:
+                    if attempt == 2 and last:
                         raise
+            else:
+                continue   # the keys went somewhere else: look, click and type again
             try:
-                expect(field).to_have_attribute("aria-label", text, timeout=5_000 if whole < 2 else 15_000)
+                expect(field).to_have_attribute("aria-label", text, timeout=5_000 if not last else 15_000)
                 return
             except AssertionError:
-                if whole == 2:
+                if last:
                     raise
 
     def _settled_box(self, loc, timeout: float = 5.0) -> dict:

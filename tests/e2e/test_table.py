@@ -185,6 +185,23 @@ def test_a_phone_held_sideways_keeps_every_xeri_button_and_end_hand_in_reach(ope
     app.wait_id("save-hand")
 
 
+def test_a_tablet_uses_its_width_big_totals_across_it_then_buttons_and_sheet_and_a_two_column_entry(open_phone):
+    """At 768×1024 the scoreboard was a 343 px phone column with the right half empty, the entry stretched."""
+    app = open_phone(768, 1024)
+    start_two_player_match(app)
+    enter_hand(app)
+    half = 768 / 2
+    totals = [app.visible_box(f"total-{i}") for i in (0, 1)]
+    assert totals[0]["x"] + totals[0]["width"] / 2 < half < totals[1]["x"] + totals[1]["width"] / 2   # across it
+    xeri, sheet = app.visible_box("xeri-0"), app.visible_box("hand-0")
+    assert xeri["x"] + xeri["width"] <= half + 8 and sheet["x"] >= half - 8            # side by side, halves
+    assert xeri["width"] * 2 + 6 >= half - 40                                         # the left half, used
+    app.tap("end-hand")
+    app.wait_id("save-hand")
+    most, counting = app.visible_box("most-0"), app.visible_box("counting-0-0")
+    assert most["x"] < half and counting["x"] >= half - 8                             # two columns
+
+
 def test_a_four_player_hand_is_entered_at_390x844_without_scrolling(open_phone):
     app = open_phone(390, 844)
     new_match(app)

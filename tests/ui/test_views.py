@@ -140,3 +140,17 @@ def test_a_partnership_with_a_forty_letter_name_keeps_two_choices_a_row_and_ever
     assert {getattr(c, "identifier", None) for c in row_of("counting-side-0").controls} == {"counting-side-0",
                                                                                             "counting-side-1"}
     assert {getattr(c, "identifier", None) for c in row_of("ten-0").controls} == {"ten-0", "ten-1"}
+
+
+def test_home_offers_the_rules_once(services):
+    # It had a Rules button in its body and a Rules book in its header: two ways to one page, twice the words.
+    vm = AppModel(services)
+    frame = render(vm)
+    controls = [c for part in frame.body + frame.footer + frame.actions for c in walk(part)]
+    rules = vm.tr("nav.rules")
+    said = [c for c in controls if getattr(c, "identifier", None) in ("open-rules", "open-rules-button")
+            or getattr(c, "text", None) == rules or getattr(c, "tooltip", None) == rules
+            or getattr(c, "label", None) == rules]
+    assert len({id(c) for c in said if getattr(c, "identifier", None) == "open-rules"}) == 1
+    assert not any(getattr(c, "identifier", None) == "open-rules-button" or getattr(c, "text", None) == rules
+                   for c in said)
