@@ -20,13 +20,21 @@ timed as in `benchmarks app` (pointerdown to the changed accessibility tree), on
 site and on the served app: a live xeri is a write, which the browser build shows only once it is kept
 in IndexedDB; a counting-card tap on the form writes nothing.
 
+First, what a first visit transfers (`transfer`): every file the cold start fetched before the first usable
+screen, then with what the service worker downloads after it (the site until it works offline), as raw bytes
+and as a compressing host sends them, each file gzipped (level 9) and brotli'd (quality 11, the `brotli`
+package; its sizes are kept in build/pwa/compressed.json by file digest, as quality 11 takes about a minute).
+
 Timed with Playwright attached: Chromium then keeps source positions for main.dart.js, which costs
 about 1-2 s of a start that a person's browser does not pay (see docs/pwa.md).
 """
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
+import re
 import shutil
 import statistics
 import tempfile
@@ -51,6 +59,109 @@ MARKS = [
 ]
 TIMELINE = """() => { const o = {}; for (const m of window.xeriMarks || [])
                         if (!(m.name in o)) o[m.name] = m.t - performance.timeOrigin; return o; }"""
+
+
+TRANSFER_GOAL_BROTLI = 10_000_000
+"""Issue #27: a first visit of at most 10 MB when the host sends brotli."""
+COMPRESSED_CACHE = Path(__file__).resolve().parents[1] / "build" / "pwa" / "compressed.json"
+
+
+def compressed_sizes(data: bytes, cache: dict) -> tuple[int, int | None]:
+    """(gzip -9, brotli q11) sizes of `data`; brotli None without the `brotli` package. Kept in `cache` by digest."""
+    key = hashlib.sha256(data).hexdigest()
+    if key not in cache or cache[key][1] is None:
+        try:
+            import brotli
+        except ImportError:
+            brotli = None
+        cache[key] = [len(gzip.compress(data, 9, mtime=0)),
+                      len(brotli.compress(data, quality=11)) if brotli is not None else None]
+    return cache[key][0], cache[key][1]
+
+
+def transfer(site: Path, paths) -> dict:
+    """What fetching these site paths costs: files, raw bytes, gzip and brotli bytes (brotli None when the
+    package is missing), and the largest files."""
+    try:
+        cache = json.loads(COMPRESSED_CACHE.read_text())
+    except (OSError, ValueError):
+        cache = {}
+    rows = []
+    for rel in sorted(set(paths)):
+        path = site / rel
+        if path.is_file():
+            data = path.read_bytes()
+            rows.append((rel, len(data), *compressed_sizes(data, cache)))
+    COMPRESSED_CACHE.parent.mkdir(parents=True, exist_ok=True)
+    COMPRESSED_CACHE.write_text(json.dumps(cache))
+    has_brotli = all(r[3] is not None for r in rows)
+    return {"files": len(rows), "raw": sum(r[1] for r in rows), "gzip": sum(r[2] for r in rows),
+            "brotli": sum(r[3] for r in rows) if has_brotli else None,
+            "largest": sorted(rows, key=lambda r: -r[1])[:12]}
+
+
+def offline_paths(site: Path) -> list[str]:
+    """What the service worker downloads (its precache list; the site's index is "./"), and Chrome's
+    CanvasKit, which the page loads and the worker then caches: the site until it works offline in Chrome."""
+    worker = (site / "flutter_service_worker.js").read_text(encoding="utf-8")
+    found = re.search(r"const PRECACHE = (\[.*?\]);", worker, re.S)
+    if found is None:
+        raise SystemExit("flutter_service_worker.js has no PRECACHE list: pwa/web/service-worker.js changed")
+    precache = json.loads(found.group(1))
+    paths = ["index.html" if url == "./" else url.split("?")[0] for url in precache]
+    return paths + [p.relative_to(site).as_posix() for p in sorted((site / "canvaskit" / "chromium").glob("*"))]
+
+
+def site_path(url: str, origin: str) -> str | None:
+    """The site's file a request URL names ("index.html" for the site's root), or None for another origin."""
+    if not url.startswith(origin + "/"):
+        return None
+    path = url[len(origin) + 1:].split("?")[0].split("#")[0]
+    return path or "index.html"
+
+
+def print_transfer(site: Path, first_screen: list[str]) -> None:
+    def line(label: str, t: dict) -> str:
+        brotli = f"{t['brotli'] / 1e6:.2f} MB" if t["brotli"] is not None else "n/a (pip install brotli)"
+        return (f"  {label}: {t['files']} files, raw {t['raw'] / 1e6:.2f} MB, gzip -9 {t['gzip'] / 1e6:.2f} MB, "
+                f"brotli q11 {brotli}")
+
+    first = transfer(site, first_screen)
+    offline = transfer(site, [*first_screen, *offline_paths(site)])
+    print("first visit, bytes transferred (each file compressed on its own, as a host sends it):")
+    print(line("until the first screen", first))
+    print(line("until it works offline (+ what the service worker downloads)", offline))
+    if first["brotli"] is not None:
+        verdict = {label: "met" if t["brotli"] <= TRANSFER_GOAL_BROTLI else "MISSED"
+                   for label, t in (("first screen", first), ("offline", offline))}
+        print(f"  goal ≤ {TRANSFER_GOAL_BROTLI / 1e6:.0f} MB brotli: until the first screen {verdict['first screen']}, "
+              f"until offline {verdict['offline']}")
+    print("  largest files (raw, gzip, brotli KB):")
+    for rel, raw, gz, br in offline["largest"]:
+        print(f"    {rel}: {raw / 1e3:.0f}, {gz / 1e3:.0f}, {br / 1e3:.0f}" if br is not None else
+              f"    {rel}: {raw / 1e3:.0f}, {gz / 1e3:.0f}")
+
+
+def first_screen_paths(playwright, chromium: str, site: Path) -> list[str]:
+    """The site's files a cold start (new browser context, nothing cached) fetched until the first usable screen."""
+    from tests.e2e.chromium import CHROMIUM_ARGS, PHONE
+    from tests.e2e.site import StaticServer
+
+    server = StaticServer(site).start()
+    try:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport=PHONE, service_workers="allow")
+            page = context.new_page()
+            seen: list[str] = []
+            page.on("requestfinished", lambda request: seen.append(request.url))
+            usable_after_goto(page, server.url)
+            context.close()
+        finally:
+            browser.close()
+    finally:
+        server.stop()
+    return sorted({p for p in (site_path(url, server.origin) for url in seen) if p and p != "report"})
 
 
 def usable_after_goto(page, url: str) -> float:
@@ -211,6 +322,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="xeri-bench-pwa-"))
     try:
         with sync_playwright() as playwright:
+            print_transfer(site, first_screen_paths(playwright, chromium, site))
             served = measure_server(playwright, chromium, tmp / "data")
             pwa = measure_pwa(playwright, chromium, site, tmp / "profile")
     finally:

@@ -1,8 +1,9 @@
 """Build the app as a static, installable, offline web app whose Python runs in the browser: `make pwa`.
 
-    .venv/bin/python -m pwa.build                 # -> dist-pwa/ (about 40 MB)
+    .venv/bin/python -m pwa.build                 # -> dist-pwa/ (about 50 MB, 10 MB brotli'd)
     .venv/bin/python -m pwa.build --base-url /xeri/   # hosted in a sub-folder (GitHub Pages: /<repo>/)
     .venv/bin/python -m pwa.build --if-stale      # only when an input changed since the last build
+    .venv/bin/python -m pwa.build --deflate-archives  # for a host that does not compress .zip files
 
 Serve dist-pwa/ from any static HTTPS host (see README, "On a phone with no laptop"). What it is made
 of, and nothing is downloaded but the first item:
@@ -10,11 +11,13 @@ of, and nothing is downloaded but the first item:
 1. The Python packages of pwa/requirements.txt: pip downloads them (exact versions, hash-checked,
    msgpack's Pyodide wheel included) into build/pwa/wheels/ once. Every later build is offline.
 2. The web client and Pyodide from the installed flet-web (Flutter's CanvasKit build and Pyodide
-   314.0.7, which runs CPython 3.14), with what this app never loads left out.
-3. app.zip: main.py, companion/ (its rule sets and catalogs from data/ inside it, as a wheel has them)
-   and the packages, as bytecode compiled by Pyodide's own Python when node is there (pwa/web/
-   compile_pyc.mjs; without node the build ships the sources and prints so: the first start is then
-   about a second slower, nothing else changes).
+   314.0.7, which runs CPython 3.14), with what this app never loads left out: the Material icon font cut
+   to the icons the app uses (fontTools), no Cupertino icons, Python's standard library without the
+   modules the app never imports, stored uncompressed for the host's brotli or gzip.
+3. app.zip (stored, like the standard library): main.py, companion/ (its rule sets and catalogs from data/
+   inside it, as a wheel has them) and the packages, as bytecode compiled by Pyodide's own Python when node
+   is there (pwa/web/compile_pyc.mjs; without node the build ships the sources and prints so: the first
+   start is then about a second slower, nothing else changes).
 4. pwa/web/: our Python worker (no micropip, no unpacking, a memory snapshot after the first start),
    python.js (Python starts while Flutter loads), the loading screen, and a precaching service worker
    served under the name Flutter's bootstrap registers. The manifest, colours and names come from
@@ -59,8 +62,25 @@ NOT_IN_APP = ("companion/ui/assets",)
 
 FLET_UNUSED = ["flet/fastapi", "flet/testing", "flet/cli.py", "flet/pytest_plugin.py",
                "flet/messaging/flet_socket_server.py", "flet/messaging/flet_dart_bridge_server.py",
-               "babel/messages"]
-"""Packages' parts the browser never imports: flet's servers, CLI and tests; babel's gettext tools."""
+               "babel/messages", "flutter", "share"]
+"""Packages' parts the browser never imports: flet's servers, CLI and tests; babel's gettext tools; the Dart
+sources flet-charts ships for `flet build` (`flutter/`, in the client already) and segno's man page."""
+DIST_INFO_UNUSED = ("sboms", "direct_url.json")
+"""Of each package's .dist-info, what nothing reads: the SBOMs (two of about 495 KB, filelock's and
+platformdirs') and pip's record of where the wheel came from. METADATA and entry_points.txt stay
+(importlib.metadata reads them)."""
+
+STDLIB_UNUSED = ("_pyrepl/", "unittest/", "pdb.py", "bdb.py", "doctest.py", "pydoc.py", "pydoc_data/", "idlelib/",
+                 "tkinter/", "turtle.py", "turtledemo/", "ensurepip/", "venv/", "lib2to3/", "test/", "multiprocessing/",
+                 "xmlrpc/", "wsgiref/", "mailbox.py", "imaplib.py", "poplib.py", "pickletools.py", "profile.py",
+                 "cProfile.py", "pstats.py", "trace.py", "timeit.py", "tabnanny.py", "pyclbr.py", "zipapp.py",
+                 "compileall.py", "modulefinder.py", "pty.py", "sched.py", "shelve.py", "wave.py", "this.py",
+                 "antigravity.py", "__phello__/")
+"""Of Pyodide's python_stdlib.zip, what the app never imports: the interactive console, the test, debug and
+profiling tools, the help system, Tk, processes (which Pyodide cannot start), servers and mail clients, and
+modules nothing else imports. tests/packaging/test_pwa_trim.py checks that no module left in the build imports
+one of them (but where listed there, and why), and starts the browser build's app with each of them made
+impossible to import. The codecs stay: which encoding a file asks for is not the app's to know."""
 
 SITE_UNUSED = ["main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm*", "canvaskit/wimp*",
                "canvaskit/experimental_webparagraph", "**/*.symbols", "**/*.map",
@@ -68,12 +88,33 @@ SITE_UNUSED = ["main.dart.wasm", "main.dart.mjs", "canvaskit/skwasm*", "canvaski
                "pyodide/*.d.ts", "pyodide/package.json", "pyodide/pyodide.js", "pyodide/micropip-*.whl",
                "pyodide/packaging-*.whl", "assets/NOTICES", "assets/packages/flutter_math_fork",
                "assets/packages/media_kit", "assets/packages/record_web", "assets/packages/flutter_map",
+               "assets/packages/cupertino_icons",
                "icons/*", "favicon.png", "app.tar.gz", "flutter_service_worker.js"]
 """What the CanvasKit (dart2js) build never loads in any browser (checked by logging every request, cold
 and warm, and by reading flutter_bootstrap.js), and what this build replaces. Kept on purpose: both
 canvaskit/canvaskit.* (Safari, Firefox) and canvaskit/chromium/* (Chrome, Edge, Android). NOTICES is
 Flutter's licence page, which the app never opens; KaTeX fonts, media_kit, record and flutter_map
-belong to flet controls the app does not use (Math, Video, AudioRecorder, Map)."""
+belong to flet controls the app does not use (Math, Video, AudioRecorder, Map). CupertinoIcons (209 KB, loaded
+at every start from FontManifest.json) draws only flet's `ft.CupertinoIcons` and Cupertino controls (the app names
+neither, and sets no `adaptive`: tests/packaging/test_pwa_trim.py checks); Flutter's Material widgets draw
+theirs from MaterialIcons."""
+
+ICON_FONT = "assets/fonts/MaterialIcons-Regular.otf"
+"""Flutter's Material icons (8,600 glyphs, 1.26 MB), loaded by every start (FontManifest.json): the build
+keeps only the glyphs of the icons the app names (`icons_used`) and FRAMEWORK_ICONS (`subset_icons`)."""
+ICON_USE = re.compile(r"\bIcons\.([A-Z][A-Z0-9_]*)\b")
+"""How the app names a Material icon: `ft.Icons.PLAY_ARROW` (flet's names: Flutter's, in capitals)."""
+FRAMEWORK_ICONS = ("ARROW_BACK", "ARROW_BACK_IOS", "ARROW_BACK_IOS_NEW", "ARROW_FORWARD", "ARROW_FORWARD_IOS",
+                   "CLOSE", "MENU", "MORE_VERT", "MORE_HORIZ", "ARROW_DROP_DOWN", "ARROW_DROP_UP", "EXPAND_MORE",
+                   "EXPAND_LESS", "ARROW_UPWARD", "ARROW_DOWNWARD", "CHECK", "EDIT", "CALENDAR_TODAY", "KEYBOARD",
+                   "ACCESS_TIME", "CHEVRON_LEFT", "CHEVRON_RIGHT", "CANCEL", "SEARCH", "CLEAR", "DRAG_HANDLE",
+                   "VISIBILITY", "VISIBILITY_OFF", "ERROR", "ERROR_OUTLINE", "INFO_OUTLINE", "WARNING",
+                   "CONTENT_COPY", "CONTENT_CUT", "CONTENT_PASTE", "SELECT_ALL", "REFRESH")
+"""Icons Flutter's and flet's own widgets draw without the app naming them (the back and close buttons, the
+text selection toolbar's overflow, a dropdown's arrow, a password field's eye, the date and time pickers,
+error screens): kept whether the app shows those widgets today or not (a glyph is about 100 bytes)."""
+ICON_CONST = re.compile(r'(B\.[\w$]+)=new A\.[\w$]+\(([0-9.e]+),"MaterialIcons"')
+ICON_LIST = re.compile(r"\[((?:B\.[\w$]+,){1000,}B\.[\w$]+)\]")
 
 SNAPSHOT_PATCH = ("t&&(s=i.restoreSnapshot(t))", "t&&(e._free(e._malloc(t.length)),s=i.restoreSnapshot(t))")
 """Pyodide 314.0.7 copies a memory snapshot into the wasm memory as it is, which starts smaller than a
@@ -124,9 +165,9 @@ def input_files() -> list[Path]:
     return sorted(set(out))
 
 
-def inputs_digest(pyc: bool, base_url: str) -> str:
+def inputs_digest(pyc: bool, base_url: str, deflate: bool = False) -> str:
     """Changes with any input, with flet-web's version, and with the options: names the build."""
-    digest = hashlib.sha256(f"{flet_web_version()}|pyc={pyc}|base={base_url}".encode())
+    digest = hashlib.sha256(f"{flet_web_version()}|pyc={pyc}|base={base_url}{'|deflate' if deflate else ''}".encode())
     for path in input_files():
         digest.update(str(path.relative_to(ROOT)).encode())
         digest.update(path.read_bytes())
@@ -203,6 +244,10 @@ def stage(folder: Path, wheels: list[Path]) -> None:
     for path in (packages / "babel" / "locale-data").glob("*.dat"):
         if path.stem not in keep:
             path.unlink()
+    for info in packages.glob("*.dist-info"):
+        for name in DIST_INFO_UNUSED:
+            path = info / name
+            shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
     for path in list(packages.rglob("*")):
         if path.is_file() and (path.suffix in (".pyi", ".md", ".typed") or path.name in ("RECORD", "INSTALLER",
                                                                                            "REQUESTED", "AUTHORS")):
@@ -224,13 +269,103 @@ def compile_bytecode(folder: Path) -> bool:
     return True
 
 
-def app_zip(folder: Path, path: Path) -> None:
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+def app_zip(folder: Path, path: Path, deflate: bool = False) -> None:
+    """The stage as a zip of stored (uncompressed) members: the host's brotli or gzip compresses the whole
+    file far better than zip's deflate of each member (which it cannot compress again), and zipimport reads
+    stored members without inflating them. `deflate`: for a host that does not compress .zip files."""
+    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
+    with zipfile.ZipFile(path, "w", method, compresslevel=9 if deflate else None) as archive:
         for file in sorted(folder.rglob("*")):
             if file.is_file():
                 info = zipfile.ZipInfo(file.relative_to(folder).as_posix(), date_time=(2020, 1, 1, 0, 0, 0))
-                info.compress_type = zipfile.ZIP_DEFLATED
+                info.compress_type = method
                 archive.writestr(info, file.read_bytes())
+
+
+def restock_stdlib(path: Path, deflate: bool = False) -> list[str]:
+    """Pyodide's python_stdlib.zip (written to /lib/python314.zip and imported from) rewritten without
+    STDLIB_UNUSED, its members stored as app.zip's (or deflated: `deflate`); returns the top-level names left
+    out."""
+    left_out: set[str] = set()
+    tmp = path.with_suffix(".tmp")
+    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
+    with zipfile.ZipFile(path) as source, zipfile.ZipFile(tmp, "w", method, compresslevel=9 if deflate else None) \
+            as target:
+        for info in source.infolist():
+            if info.filename.startswith(STDLIB_UNUSED):
+                left_out.add(info.filename.split("/")[0])
+                continue
+            stored = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+            stored.compress_type = method
+            stored.external_attr = info.external_attr
+            target.writestr(stored, source.read(info))
+    tmp.replace(path)
+    return sorted(left_out)
+
+
+# --- the icon font ----------------------------------------------------------------------------------
+def icons_used(root: Path = ROOT) -> set[str]:
+    """Every Material icon the app's code names (flet's names: PLAY_ARROW, WARNING_AMBER_ROUNDED)."""
+    found: set[str] = set()
+    for path in [root / "main.py", *sorted((root / "companion").rglob("*.py"))]:
+        found.update(ICON_USE.findall(path.read_text(encoding="utf-8")))
+    return found
+
+
+def flet_icon_names() -> dict[str, int]:
+    """flet's Material icon names -> their numbers on the wire (flet/controls/material/icons.json: 0x10000 +
+    the icon's place in the client's table)."""
+    import flet
+
+    return json.loads((Path(flet.__file__).parent / "controls" / "material" / "icons.json").read_text())
+
+
+def icon_codepoints(client_js: str, names) -> dict[str, int]:
+    """flet icon name -> the code point the web client draws it with, read from the client itself: flet's
+    main.dart.js holds its table of Material icons (a list of Flutter's IconData constants, in the order of
+    icons.json) — what the client draws, including Flutter's aliases (RADIO_BUTTON_OFF is the glyph
+    radio_button_unchecked). SystemExit when the table is not found (another flet-web) or a name is unknown."""
+    numbers = flet_icon_names()
+    constants = {name: int(float(code)) for name, code in ICON_CONST.findall(client_js)}
+    table = None
+    for match in ICON_LIST.finditer(client_js):
+        items = match.group(1).split(",")
+        if len(items) == len(numbers) and all(item in constants for item in items):
+            table = [constants[item] for item in items]
+            break
+    if table is None:
+        raise SystemExit("main.dart.js changed: flet's table of Material icons was not found (see icon_codepoints)")
+    unknown = sorted(set(names) - set(numbers))
+    if unknown:
+        raise SystemExit(f"not flet Material icons: {unknown}")
+    return {name: table[numbers[name] - 0x10000] for name in names}
+
+
+def subset_icon_font(source: Path, target: Path, codepoints) -> None:
+    """Write the Material icon font at `source` to `target` with only the glyphs of `codepoints` (and the
+    space), by fontTools (a build-time dependency: pyproject.toml, [test])."""
+    try:
+        from fontTools import subset
+        from fontTools.ttLib import TTFont
+    except ImportError:
+        raise SystemExit("fontTools is missing: `make setup` (pyproject.toml, [test]) installs it") from None
+
+    font = TTFont(source)
+    options = subset.Options()
+    options.notdef_outline = True
+    options.name_IDs = ["*"]
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted({0x20, *codepoints}))
+    subsetter.subset(font)
+    font.save(target)
+
+
+def subset_icons(out: Path) -> int:
+    """The site's Material icon font cut to the app's icons and the framework's; returns the glyphs kept."""
+    codes = icon_codepoints((out / "main.dart.js").read_text(encoding="utf-8"), icons_used() | set(FRAMEWORK_ICONS))
+    path = out / ICON_FONT
+    subset_icon_font(path, path, codes.values())
+    return len(set(codes.values()))
 
 
 # --- 3. the site ------------------------------------------------------------------------------------
@@ -312,11 +447,15 @@ def write_manifest(out: Path, cfg: dict[str, str]) -> None:
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
+FONTS_UNUSED = ("packages/flutter_math_fork", "packages/cupertino_icons")
+
+
 def patch_fonts(out: Path) -> None:
-    """Drop the KaTeX font families (flutter_math_fork, left out) from FontManifest.json: Flutter loads every
-    family listed there at start. Add Roboto, bundled for no-CDN builds (as flet publish does)."""
+    """Drop the KaTeX and Cupertino icon font families (left out, see SITE_UNUSED) from FontManifest.json:
+    Flutter loads every family listed there at start. Add Roboto, bundled for no-CDN builds (as flet publish
+    does)."""
     path = out / "assets" / "FontManifest.json"
-    fonts = [f for f in json.loads(path.read_text()) if not f["family"].startswith("packages/flutter_math_fork")]
+    fonts = [f for f in json.loads(path.read_text()) if not f["family"].startswith(FONTS_UNUSED)]
     if not any(f["family"] == "Roboto" for f in fonts):
         fonts.append({"family": "Roboto", "fonts": [{"asset": "fonts/roboto.woff2"}]})
     path.write_text(json.dumps(fonts))
@@ -366,7 +505,7 @@ def write_service_worker(out: Path, build: str) -> None:
 
 
 # --- the whole build --------------------------------------------------------------------------------
-def build(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> dict:
+def build(out: Path = DIST, base_url: str = "/", pyc: bool = True, deflate: bool = False) -> dict:
     """Build the site into `out`; returns what build-info.json says."""
     started = time.monotonic()
     base_url = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
@@ -374,14 +513,17 @@ def build(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> dict:
     work = CACHE / "stage"
     stage(work, wheels)
     compiled = compile_bytecode(work) if pyc else False
-    digest = inputs_digest(pyc, base_url)
+    digest = inputs_digest(pyc, base_url, deflate)
     build_id = digest[:12]
     tmp = out.with_name(out.name + ".tmp")
     if tmp.exists():
         shutil.rmtree(tmp)
     left_out = copy_client(tmp)
     copy_assets(tmp)
-    app_zip(work, tmp / "app.zip")
+    app_zip(work, tmp / "app.zip", deflate)
+    stdlib = tmp / "pyodide" / "python_stdlib.zip"
+    left_out += [f"pyodide/python_stdlib.zip: {name}" for name in restock_stdlib(stdlib, deflate)]
+    icons = subset_icons(tmp)
     for name in ("python-worker.js", "python.js"):
         shutil.copy2(WEB / name, tmp / name)
     cfg = config()
@@ -393,7 +535,8 @@ def build(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> dict:
     write_service_worker(tmp, build_id)
     files = site_files(tmp)
     info = {"build": build_id, "inputs": digest, "flet_web": flet_web_version(), "bytecode": compiled,
-            "base_url": base_url, "languages": app_languages(), "files": files,
+            "icons": icons, "archives": "deflated" if deflate else "stored", "base_url": base_url,
+            "languages": app_languages(), "files": files,
             "bytes": sum(size for _, size in files), "left_out": left_out}
     (tmp / "build-info.json").write_text(json.dumps(info, indent=1))
     if out.exists():
@@ -404,14 +547,14 @@ def build(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> dict:
     return info
 
 
-def is_fresh(out: Path = DIST, base_url: str = "/", pyc: bool = True) -> bool:
+def is_fresh(out: Path = DIST, base_url: str = "/", pyc: bool = True, deflate: bool = False) -> bool:
     """True when `out` was built from exactly the inputs there are now (and node is as it was)."""
     try:
         info = json.loads((out / "build-info.json").read_text())
     except (OSError, ValueError):
         return False
     base_url = "/" + base_url.strip("/") + "/" if base_url.strip("/") else "/"
-    return (info.get("inputs") == inputs_digest(pyc, base_url)
+    return (info.get("inputs") == inputs_digest(pyc, base_url, deflate)
             and info.get("bytecode") == (pyc and bool(shutil.which("node"))))
 
 
@@ -420,6 +563,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=str(DIST), help="where to write the site (default: dist-pwa/)")
     parser.add_argument("--base-url", default="/", help="the path the site is served under (default: /)")
     parser.add_argument("--no-pyc", action="store_true", help="ship Python sources, not bytecode")
+    parser.add_argument("--deflate-archives", action="store_true",
+                        help="compress app.zip's and python_stdlib.zip's members: only for a host that does not "
+                             "compress .zip files (docs/pwa.md, \"What a first visit transfers, and serving it\")")
     parser.add_argument("--if-stale", action="store_true", help="build only if an input changed")
     parser.add_argument("--fetch-only", action="store_true", help="only download the pinned wheels")
     args = parser.parse_args(argv)
@@ -427,10 +573,10 @@ def main(argv: list[str] | None = None) -> int:
         fetch_wheels()
         return 0
     out = Path(args.out).resolve()
-    if args.if_stale and is_fresh(out, args.base_url, not args.no_pyc):
+    if args.if_stale and is_fresh(out, args.base_url, not args.no_pyc, args.deflate_archives):
         log(f"{out} is up to date")
         return 0
-    build(out, args.base_url, not args.no_pyc)
+    build(out, args.base_url, not args.no_pyc, args.deflate_archives)
     return 0
 
 

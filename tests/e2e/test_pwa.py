@@ -3,7 +3,8 @@ plain static server, its data in IndexedDB, offline once installed.
 
 The site is built once a session (tests/e2e/site.py). Here, a phone's first visit on a browser profile of
 its own (a persistent one, as a phone keeps): a match kept across a reload and a browser restart with the
-server gone (the service worker serves everything), in the phone's language; and an installable manifest.
+server gone (the service worker serves everything), in the phone's language; an installable manifest; and
+what the build leaves out of a first visit.
 Its everyday use, on a warm profile: test_pwa_everyday.py.
 """
 
@@ -88,3 +89,30 @@ def test_the_built_site_is_installable_and_names_the_app(site):
     assert info["build"] in worker and "app.zip?b=" + info["build"] in worker
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "xeri-loading" in index and "Xeri Companion" in index
+
+
+def test_the_built_site_leaves_out_what_a_first_visit_need_not_download(site):
+    # Issue #27: the Material icon font cut to the app's icons, no Cupertino icons, the Python archives stored
+    # (the host compresses them) and without the SBOMs and the standard library the app never imports.
+    import zipfile
+
+    from fontTools.ttLib import TTFont
+
+    from pwa import build
+
+    cmap = TTFont(site / build.ICON_FONT).getBestCmap()
+    client = (site / "main.dart.js").read_text(encoding="utf-8")
+    used = build.icon_codepoints(client, build.icons_used())
+    assert not sorted(name for name, code in used.items() if code not in cmap)
+    assert (site / build.ICON_FONT).stat().st_size < 40_000
+    fonts = (site / "assets" / "FontManifest.json").read_text()
+    assert "MaterialIcons" in fonts and "upertino" not in fonts
+    assert not (site / "assets" / "packages" / "cupertino_icons").exists()
+    with zipfile.ZipFile(site / "app.zip") as app, zipfile.ZipFile(site / "pyodide" / "python_stdlib.zip") as stdlib:
+        for archive in (app, stdlib):
+            assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_STORED}
+        assert not [n for n in app.namelist() if "/sboms/" in n or n.endswith("direct_url.json")]
+        assert any(n.startswith("__pypackages__/flet/") for n in app.namelist())
+        names = stdlib.namelist()
+        assert "json/__init__.py" in names and "asyncio/__init__.py" in names
+        assert not [n for n in names if n.startswith(build.STDLIB_UNUSED)]
