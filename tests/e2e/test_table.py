@@ -202,6 +202,31 @@ def test_a_tablet_uses_its_width_big_totals_across_it_then_buttons_and_sheet_and
     assert most["x"] < half and counting["x"] >= half - 8                             # two columns
 
 
+def test_a_partnership_with_an_unnamed_team_and_a_40_letter_name_fits_360x640_with_every_row(open_phone):
+    """The team was "Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλ…" everywhere, the fourth player's xeri row was under
+    the status strip and the entry was one button a row."""
+    from tests.flows import fill_partnership
+
+    app = open_phone(360, 640)
+    long = "Χαραλάμπης-Κωνσταντίνος Παπαδημητρόπουλος"[:40]
+    fill_partnership(app, (long, "Eleni", "Νίκος", "Petros"))
+    app.type("team-1", "Οι Αετοί")
+    app.tap("start-match")
+    app.wait_id("end-hand")
+    for seat in range(4):                               # every player's row, on the screen without a scroll
+        for ident in (f"xeri-{seat}", f"jack-xeri-{seat}"):
+            box = app.visible_box(ident)
+            assert box["height"] >= 47.5, f"{ident} is squeezed: {box}"
+    app.visible_box("end-hand")
+    assert "Eleni" in app.text_of("total-0") or "Eleni" in app.screen_text()     # both players named
+    app.tap("end-hand", scroll=False)
+    app.wait_id("save-hand")
+    for left, right in (("most-0", "most-1"), ("counting-side-0", "counting-side-1")):
+        a, b = app.visible_box(left), app.visible_box(right)
+        assert abs(a["y"] - b["y"]) < 2 and a["x"] < b["x"], f"{left} and {right} are not side by side"
+    assert "…" not in app.text_of("most-0")             # the name is never cut in what the app holds
+
+
 def test_a_four_player_hand_is_entered_at_390x844_without_scrolling(open_phone):
     app = open_phone(390, 844)
     new_match(app)

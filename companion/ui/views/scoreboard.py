@@ -170,7 +170,8 @@ def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
     seats = table.seats()
     # A player's row: their name on both buttons at one size, a long one by its first name (the labels say it
     # whole).
-    # Four players on a phone short of height: buttons of the least touch height, so every row is on screen.
+    # Four players on a phone short of height: buttons of the least touch height, closer together, so every row
+    # is on screen.
     tall = 48 if len(seats) == 4 and vm.session.viewport[1] < 700 else 52
     for seat in seats:
         color = p.sides[seat.side]
@@ -203,7 +204,7 @@ def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
                                                             shape=ft.RoundedRectangleBorder(radius=12))),
                      f"jack-xeri-{seat.seat}", seat.jack_xeri_label),
         ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER))
-    return labelled(ft.Column(rows, spacing=6), "live-panel")
+    return labelled(ft.Column(rows, spacing=6 if tall > 48 else 3), "live-panel")
 
 
 def live_counts(vm: AppModel, p: Palette) -> ft.Control:
