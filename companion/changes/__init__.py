@@ -39,11 +39,11 @@ from .documents import (MATCH_ID, Change, ChangeError, ChangeSays, Kind, choice,
 from .limits import (FORMAT, MAX_BODY_CHARS, MAX_CLOCK, MAX_KEPT_BYTES, MAX_PAGES, MAX_SLOTS, RECEIVE_BATCH,
                      SEND_BATCH)
 from .stored import behind, merged_trail, same_record, unsaid
-from .projection import (Conflict, Projection, Version, is_start_readable, match_of, may_conflict, names_of,
-                         project, record_of)
+from .projection import (Conflict, Projection, Version, is_start_readable, live_of, match_of, may_conflict,
+                         names_of, project, record_of)
 
 __all__ = ["FORMAT", "MATCH_ID", "MAX_BODY_CHARS", "MAX_CLOCK", "MAX_KEPT_BYTES", "MAX_PAGES", "MAX_SLOTS",
            "RECEIVE_BATCH", "SEND_BATCH", "Change", "ChangeError", "ChangeSays", "Conflict", "Kind", "Projection",
-           "Version", "behind", "changes_since", "choice", "from_doc", "hand", "is_start_readable", "match_of",
-           "may_conflict", "merged_trail", "named", "names_of", "outbox", "project", "record_of", "same_record",
-           "stamped", "start", "status", "tap", "undo", "unsaid", "untap"]
+           "Version", "behind", "changes_since", "choice", "from_doc", "hand", "is_start_readable", "live_of",
+           "match_of", "may_conflict", "merged_trail", "named", "names_of", "outbox", "project", "record_of",
+           "same_record", "stamped", "start", "status", "tap", "undo", "unsaid", "untap"]

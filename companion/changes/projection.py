@@ -279,13 +279,17 @@ def record_of(p: Projection, match_id: str, player_ids: tuple[tuple[str, ...], .
     finished = None
     if st.is_over and st.decided_at is not None:
         finished = p.hands[st.decided_at].change.at
-    live = LiveHand(tuple(Tap(c.body["seat"], TapKind(c.body["tap"])) for c in p.live
-                          if c.body["seat"] < len(match.seats)))
+    live = live_of(p, len(match.seats))
     assert p.start is not None
     return MatchRecord(id=match_id, match=match, created=p.start.at, finished=finished,
                        abandoned=p.abandoned and not st.is_over, player_ids=player_ids,
                        live=live if st.takes_hand else LiveHand(), trail=p.trail,
                        hand_taps=tuple(v.taps for v in p.hands[: len(match.hands)]))
+
+
+def live_of(p: Projection, seats: int) -> LiveHand:
+    """The live taps of the hand in progress as the documents say them (of the match's `seats` seats)."""
+    return LiveHand(tuple(Tap(c.body["seat"], TapKind(c.body["tap"])) for c in p.live if c.body["seat"] < seats))
 
 
 def names_of(match: Match) -> tuple[tuple[str, ...], ...]:

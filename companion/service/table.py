@@ -103,9 +103,7 @@ class Table:
                 told = ch.project([*everything, *made])
                 after = replace(after, trail=(*before.trail, *ch.unsaid(told.trail, p.trail)))
                 if live_from_documents:
-                    after = replace(after, live=LiveHand(tuple(Tap(c.body["seat"], TapKind(c.body["tap"]))
-                                                               for c in told.live
-                                                               if c.body["seat"] < len(after.match.seats))))
+                    after = replace(after, live=ch.live_of(told, len(after.match.seats)))
         return replace(after, outbox=tuple(c.to_doc() for c in (*pending, *made)))
 
     def device_name(self) -> str:

@@ -148,6 +148,13 @@ class EntryModel(ViewModel):
         self.app.scoreboard.opened = None
         self.session.go(Screen.ENTRY)
 
+    def _to_scoreboard(self) -> None:
+        """The form closed, back where the person came from: the scoreboard."""
+        self._close()
+        self.session.back()
+        if self.session.screen is Screen.ENTRY:
+            self.session.screen = Screen.SCOREBOARD
+
     def _close(self) -> None:
         self.draft, self.editing, self.based_on, self.stale, self.reopened = None, None, None, None, None
 
@@ -466,10 +473,7 @@ class EntryModel(ViewModel):
         """Back to the scoreboard; what was typed for a new hand is kept for End hand."""
         if self.draft is not None and self.editing is None and self.record is not None and self.stale is None:
             self._kept = (self.record.id, self.hand_number, self.draft, self.reopened)
-        self._close()
-        self.session.back()
-        if self.session.screen is Screen.ENTRY:
-            self.session.screen = Screen.SCOREBOARD
+        self._to_scoreboard()
 
     @intent
     def use_taps(self) -> None:
@@ -488,10 +492,7 @@ class EntryModel(ViewModel):
     def discard(self) -> None:
         """Drop this form (after another phone saved first) and go back to the scoreboard."""
         self._kept = None
-        self._close()
-        self.session.back()
-        if self.session.screen is Screen.ENTRY:
-            self.session.screen = Screen.SCOREBOARD
+        self._to_scoreboard()
 
     def forget(self, match_id: str) -> None:
         """What was typed for the hand in progress of `match_id` is gone (the hand was put back by Redo)."""
@@ -513,11 +514,8 @@ class EntryModel(ViewModel):
         record = self.services.table.clear_taps(self.record.id, expected=self.based_on)
         n = self.hand_number
         self._kept = None
-        self._close()
         self.app.scoreboard.discarded(record)
-        self.session.back()
-        if self.session.screen is Screen.ENTRY:
-            self.session.screen = Screen.SCOREBOARD
+        self._to_scoreboard()
         self.session.say("notice.discarded", n=n)
 
     @intent
@@ -536,10 +534,7 @@ class EntryModel(ViewModel):
                 self._fill_xeris(current)
         else:   # another phone saved this hand: on to the scoreboard of the hand in progress, where its taps
             self._kept = None   # are made (an empty entry opened for a hand nobody had played yet)
-            self._close()
-            self.session.back()
-            if self.session.screen is Screen.ENTRY:
-                self.session.screen = Screen.SCOREBOARD
+            self._to_scoreboard()
         self.session.notice = None
 
     def recover(self, exc: Exception) -> bool:

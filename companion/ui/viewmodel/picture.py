@@ -13,7 +13,7 @@ from ...engine.match import Standing, Status
 from ...i18n import Translator
 from ...i18n.explain import goal_text, join_names, status_text
 from ...records import MatchRecord
-from ...history.stats import running_totals_series
+from .sheet import HandRow, hand_rows
 
 
 @dataclass(frozen=True)
@@ -30,22 +30,6 @@ class PictureSide:
 
 
 @dataclass(frozen=True)
-class PictureHand:
-    """One hand's row of the picture's table."""
-
-    number: int
-    """The hand's number, from 1."""
-    points: tuple[int, ...]
-    """Each side's points in the hand."""
-    running: tuple[int, ...]
-    """Each side's total after it."""
-    winner: int | None
-    """The side that won the hand, or None."""
-    event: str | None = None
-    """What the hand did to the target, in words ("Both passed 151: played on to 251")."""
-
-
-@dataclass(frozen=True)
 class SheetPicture:
     """Everything the picture of a match says, in the phone's language."""
 
@@ -59,7 +43,7 @@ class SheetPicture:
     won: bool
     """Whether a side won (the result line carries a trophy)."""
     sides: tuple[PictureSide, ...]
-    hands: tuple[PictureHand, ...]
+    hands: tuple[HandRow, ...]
     """Every hand, oldest first."""
     hand_head: str
     total_head: str
@@ -89,11 +73,7 @@ def sheet_picture(record: MatchRecord, st: Standing, tr: Translator) -> SheetPic
     sides = tuple(PictureSide(side.name, join_names(side.players, tr) if side.players else None, st.totals[i],
                               tr.n("match.hands_won", st.hands_won[i]), st.winner == i and st.status is Status.WON)
                   for i, side in enumerate(match.sides))
-    targets = running_totals_series(match).target if st.extensions else None
-    hands = tuple(PictureHand(i + 1, score.points, st.running[i], score.winner,
-                              tr("match.extension_event", first=targets[i], target=targets[i + 1])
-                              if targets and targets[i + 1] != targets[i] else None)
-                  for i, score in enumerate(st.scores))
+    hands = tuple(reversed(hand_rows(match, st, tr)))      # the score sheet's rows, oldest first
     if record.abandoned and not st.is_over:
         result, short = tr("history.abandoned_long"), tr("history.abandoned_long")
     else:

@@ -476,9 +476,7 @@ class ScoreboardModel(ViewModel):
 
     def discarded(self, record: MatchRecord) -> None:
         """The hand reopened by an undo was discarded (its taps taken back): Redo still puts it back."""
-        u = self.undone
-        keep = u is not None and self.record is not None and (u.match, u.revision) == (self.record.id,
-                                                                                     self.record.revision)
+        keep, u = self.can_redo, self.undone
         self.record = record
         self._changed()
         if keep and u is not None:

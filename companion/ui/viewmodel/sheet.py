@@ -36,6 +36,11 @@ class HandRow:
     event: str | None = None
     """What the hand did to the match, in words: "Both passed 151: played on to 251"."""
 
+    @property
+    def number(self) -> int:
+        """The hand's number, from 1."""
+        return self.index + 1
+
 
 @dataclass(frozen=True)
 class BreakdownLine:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import flet as ft
 
-from ..viewmodel.picture import PictureHand, PictureSide, SheetPicture
+from ..viewmodel.picture import PictureSide, SheetPicture
+from ..viewmodel.sheet import HandRow
 from .metrics import fitting_size
 from .palette import LIGHT
 from .theme import theme
@@ -111,7 +112,7 @@ def hand_table(pic: SheetPicture) -> ft.Control:
     return ft.Column(rows, spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def hand_rows(hand: PictureHand, sides: int, stripe: bool) -> list[ft.Control]:
+def hand_rows(hand: HandRow, sides: int, stripe: bool) -> list[ft.Control]:
     """A hand's row of the table, and above it what the hand did to the target, if anything."""
     out: list[ft.Control] = []
     if hand.event:
