@@ -1,7 +1,7 @@
 """Run the benchmarks: every `benchmarks/bench_*.py` module's `main()`, or those named on the command line.
 
 `--keep` keeps what each printed in docs/bench-runs.jsonl; `readme` writes the newest kept runs into
-README.md (see benchmarks/kept.py)."""
+README.md and docs/pwa.md; `--readme` runs, keeps and writes them (see benchmarks/kept.py)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["readme"]:
         kept.write_readme()
         return 0
-    keep = "--keep" in argv
-    argv = [a for a in argv if a != "--keep"]
+    write = "--readme" in argv
+    keep = write or "--keep" in argv
+    argv = [a for a in argv if a not in ("--keep", "--readme")]
     here = Path(__file__).resolve().parent
     found = sorted(p.stem.removeprefix("bench_") for p in here.glob("bench_*.py"))
     unknown = sorted(set(argv) - set(found))
@@ -30,8 +31,8 @@ def main(argv: list[str]) -> int:
         return 2
     # The in-process benchmarks first: Chromium (app, pwa) leaves the machine busy for a while after it quits.
     names = argv or sorted(found, key=lambda n: (n in ("app", "pwa"), n))
-    print(f"# Xeri Companion benchmarks: Python {platform.python_version()} on {platform.machine()}, "
-          f"{platform.processor() or 'unknown CPU'}")
+    print(f"# Xeri Companion benchmarks: Python {platform.python_version()} on {os.cpu_count()} cores, "
+          f"{kept.machine()}")
     for name in names:
         module = importlib.import_module(f"benchmarks.bench_{name}")
         print(f"\n## {name}", flush=True)
@@ -41,6 +42,9 @@ def main(argv: list[str]) -> int:
             module.main()
         if keep:
             kept.keep(name, tee.kept.getvalue(), time.monotonic() - started, load)
+    if write:
+        kept.write_readme()
+        print(f"\nwritten from docs/bench-runs.jsonl: {', '.join(kept.TARGETS)}")
     return 0
 
 

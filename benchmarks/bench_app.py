@@ -23,6 +23,7 @@ import importlib.util
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from companion.i18n import ENGLISH
@@ -138,43 +139,60 @@ def type_name(app, ident: str, text: str) -> None:
         raise AssertionError(f"could not type {text!r} into {ident}")
 
 
-def measure_taps(app) -> dict[str, tuple[list[float], list[float]]]:
-    app.tap("new-match")
+COUNTING_TAP = "hand entry: tap counting-0-12 until Ben's counting cards say 8"
+XERI_TAP = "scoreboard: tap xeri-0 until its label says now N"
+SAVE_TAP = "hand entry: tap Save until the scoreboard's sheet shows the hand"
+
+
+HANDS_A_MATCH = 5
+"""Hands saved on one match before the next is started: a classic match of more is over (151 points)."""
+
+
+def _start_match(app) -> None:
+    """A new two-player match, Anna against Ben, from wherever the app is (the one in play stopped for it)."""
+    from tests.flows import new_match
+
+    new_match(app)
     type_name(app, "name-0", "Anna")
     type_name(app, "name-1", "Ben")
     app.tap("start-match")
     app.wait_id("end-hand")
 
-    xeri: tuple[list[float], list[float]] = ([], [])
-    for n in range(1, RUNS + 1):
-        page_ms, wall_ms = timed_tap(app, "xeri-0", "xeri-0", f"now {n})")
-        xeri[0].append(page_ms)
-        xeri[1].append(wall_ms)
 
+def tap_steps(app, runs: int = RUNS) -> Iterator[tuple[str, tuple[float, float]]]:
+    """The timed taps, one per step: (what, `timed_tap`'s result). First `runs` live xeris on a new match's
+    scoreboard, then `runs` counting cards on its form, then `runs` saves (a new match every `HANDS_A_MATCH`).
+    Each step does its own untimed setting up when asked for, so two apps can take turns tap by tap
+    (`bench_pwa`)."""
+    _start_match(app)
+    for n in range(1, runs + 1):
+        yield XERI_TAP, timed_tap(app, "xeri-0", "xeri-0", f"now {n})")
     app.tap("end-hand")
     app.wait_id("counting-0-12")
-    counting: tuple[list[float], list[float]] = ([], [])
-    for _ in range(RUNS):
+    for _ in range(runs):
         app.tap("counting-0-5")                 # set the other side to 15 first (not timed)
         app.see("Ben 15 (filled in)")
-        page_ms, wall_ms = timed_tap(app, "counting-0-12", "counting-side-1", COUNTING_8)
-        counting[0].append(page_ms)
-        counting[1].append(wall_ms)
-
-    saves: tuple[list[float], list[float]] = ([], [])
-    for n in range(1, RUNS + 1):
-        if n > 1:
-            app.tap("end-hand")
-            app.wait_id("counting-0-12")
-            app.tap("counting-0-12")
-        for ident in ("most-0", "ten-0", "two-1"):
+        yield COUNTING_TAP, timed_tap(app, "counting-0-12", "counting-side-1", COUNTING_8)
+    app.tap("back")                             # the form left for the table (its hand is not saved)
+    app.wait_id("end-hand")
+    for n in range(runs):
+        hand = n % HANDS_A_MATCH
+        if hand == 0:
+            _start_match(app)
+        app.tap("end-hand")
+        app.wait_id("counting-0-12")
+        for ident in ("counting-0-12", "most-0", "ten-0", "two-1"):
             app.tap(ident)
-        page_ms, wall_ms = timed_tap(app, "save-hand", f"hand-{n - 1}", f"Hand {n}:")
-        saves[0].append(page_ms)
-        saves[1].append(wall_ms)
-    return {"hand entry: tap counting-0-12 until Ben's counting cards say 8": counting,
-            "scoreboard: tap xeri-0 until its label says now N": xeri,
-            "hand entry: tap Save until the scoreboard's sheet shows the hand": saves}
+        yield SAVE_TAP, timed_tap(app, "save-hand", f"hand-{hand}", f"Hand {hand + 1}:")
+
+
+def measure_taps(app, runs: int = RUNS) -> dict[str, tuple[list[float], list[float]]]:
+    """Every step of `tap_steps`: for each tap, (ms in the page, ms seen from Python) of each run."""
+    out: dict[str, tuple[list[float], list[float]]] = {COUNTING_TAP: ([], []), XERI_TAP: ([], []), SAVE_TAP: ([], [])}
+    for label, (page_ms, wall_ms) in tap_steps(app, runs):
+        out[label][0].append(page_ms)
+        out[label][1].append(wall_ms)
+    return out
 
 
 HAND_TYPES: list[tuple[str, tuple[int, int], int | str, list[str | tuple[str, ...]]]] = [

@@ -1,9 +1,11 @@
-"""Benchmark runs kept, and the README's figures made from them: a figure in the README is what a run
+"""Benchmark runs kept, and the figures in README.md and docs/ made from them: a figure there is what a run
 printed, never one typed by hand.
 
-`python -m benchmarks --keep [NAME…]` appends each benchmark's output, with the tree it measured, the
-date, the machine's load and how long it took, to `docs/bench-runs.jsonl`; `python -m benchmarks readme`
-writes the newest kept run of each benchmark into README.md (tests/test_readme.py fails when they differ).
+`python -m benchmarks --keep [NAME…]` appends each benchmark's output, with the tree it measured, the date,
+the machine, its load and how long it took, to `docs/bench-runs.jsonl`; `python -m benchmarks readme` writes
+the newest kept run of each benchmark into README.md, and of `pwa` into docs/pwa.md (`TARGETS`);
+`python -m benchmarks --readme [NAME…]` does both, the run and the writing. tests/test_readme.py fails when
+a file differs from what the kept runs make.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ RUNS = ROOT / "docs" / "bench-runs.jsonl"
 README = ROOT / "README.md"
 BEGIN = "<!-- bench-runs: made by `python -m benchmarks readme` from docs/bench-runs.jsonl; do not edit by hand -->"
 END = "<!-- /bench-runs -->"
+TARGETS: dict[str, tuple[str, ...] | None] = {"README.md": None, "docs/pwa.md": ("pwa",)}
+"""Where kept runs are shown: each file (from the project's root) and the benchmarks it shows (None: every one)."""
 
 
 class Tee(io.TextIOBase):
@@ -47,10 +51,28 @@ def tree() -> str:
     return commit + ("+" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
+def machine() -> str:
+    """The processor and memory of this machine, in a few words ("AMD EPYC 7B13, 24 GiB")."""
+    cpu = platform.processor() or platform.machine() or "unknown CPU"
+    memory = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = " ".join(line.split(":", 1)[1].split())
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                memory = f", {round(int(line.split()[1]) / 2**20)} GiB"
+                break
+    except (OSError, ValueError, IndexError):
+        pass
+    return cpu + memory
+
+
 def keep(name: str, output: str, seconds: float, load: float) -> None:
     record = {"bench": name, "tree": tree(), "date": datetime.now(UTC).strftime("%Y-%m-%d"),
-              "python": platform.python_version(), "cpus": os.cpu_count(), "load": round(load, 1),
-              "seconds": round(seconds), "output": output.rstrip("\n").splitlines()}
+              "python": platform.python_version(), "cpus": os.cpu_count(), "machine": machine(),
+              "load": round(load, 1), "seconds": round(seconds), "output": output.rstrip("\n").splitlines()}
     with RUNS.open("a", encoding="utf-8") as out:
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
@@ -67,18 +89,30 @@ def newest() -> dict[str, dict]:
     return found
 
 
-def readme_block() -> str:
+def readme_block(names: tuple[str, ...] | None = None) -> str:
+    """The kept runs shown in a file: the newest of each of `names` (None: of every benchmark), with what was
+    measured, when, on what machine and at what load."""
     parts = [BEGIN]
     for name, r in sorted(newest().items()):
-        parts += [f"`{name}`: {r['tree']}, {r['date']}, Python {r['python']} on {r['cpus']} cores, load "
+        if names is not None and name not in names:
+            continue
+        machine = f" ({r['machine']})" if r.get("machine") else ""
+        parts += [f"`{name}`: {r['tree']}, {r['date']}, Python {r['python']} on {r['cpus']} cores{machine}, load "
                   f"{r['load']} at the start, {r['seconds']} s:", "", "```text", *r["output"], "```", ""]
     parts.append(END)
     return "\n".join(parts)
 
 
+def stale() -> list[str]:
+    """The files of `TARGETS` whose block differs from what the kept runs make."""
+    return [rel for rel, names in TARGETS.items()
+            if readme_block(names) not in (ROOT / rel).read_text(encoding="utf-8")]
+
+
 def write_readme() -> None:
-    text = README.read_text(encoding="utf-8")
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    README.write_text(text[:start] + readme_block() + text[end:], encoding="utf-8")
-
-
+    """Write the kept runs into every file of `TARGETS` (between its BEGIN and END lines)."""
+    for rel, names in TARGETS.items():
+        path = ROOT / rel
+        text = path.read_text(encoding="utf-8")
+        start, end = text.index(BEGIN), text.index(END) + len(END)
+        path.write_text(text[:start] + readme_block(names) + text[end:], encoding="utf-8")

@@ -492,10 +492,20 @@ def site_files(out: Path) -> list[tuple[str, int]]:
             if p.is_file() and p.name not in ("flutter_service_worker.js", "build-info.json")]
 
 
+def lazy_files(files: list[tuple[str, int]]) -> list[str]:
+    """What the service worker caches when a page first fetches it, not at install: each browser's one of the
+    two CanvasKits, and the script fonts (Hangul, emoji: 0.5 MB), which only a page showing Korean or such a
+    name asks for (companion/ui/fonts.py) -- a phone that never showed them does not download them, and
+    once shown online they are kept for offline use (docs/pwa.md)."""
+    from companion.ui.fonts import SCRIPT_FONTS
+
+    script = tuple(font.web_file.rsplit(".", 1)[0] for font in SCRIPT_FONTS)   # the font and its licence
+    return [rel for rel, _ in files if rel.startswith("canvaskit/") or rel.startswith(script)]
+
+
 def write_service_worker(out: Path, build: str) -> None:
     files = site_files(out)
-    # Each browser loads one of the two CanvasKits: cached when first used, not both ahead of time.
-    lazy = [rel for rel, _ in files if rel.startswith("canvaskit/")]
+    lazy = lazy_files(files)
     eager = ["./"] + [f"{rel}?b={build}" if rel == "app.zip" else rel for rel, _ in files
                       if rel not in lazy and rel != "index.html"]
     sw = (WEB / "service-worker.js").read_text()

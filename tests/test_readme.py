@@ -123,6 +123,8 @@ def test_the_readmes_benchmark_figures_are_the_kept_runs_not_typed_figures():
     assert kept.newest(), "docs/bench-runs.jsonl keeps no run"
     assert kept.readme_block() in README.read_text(encoding="utf-8"), \
         "README's benchmark figures differ from docs/bench-runs.jsonl: run `python -m benchmarks readme`"
+    assert not kept.stale(), f"{kept.stale()}: the figures differ from docs/bench-runs.jsonl: run `python -m benchmarks readme`"
+    assert "`pwa`" in kept.readme_block(kept.TARGETS["docs/pwa.md"]), "docs/pwa.md shows no kept run of `pwa`"
 
 
 def test_a_kept_benchmark_run_is_what_it_printed_and_the_newest_of_each_is_shown(tmp_path, monkeypatch, capsys):
@@ -138,6 +140,19 @@ def test_a_kept_benchmark_run_is_what_it_printed_and_the_newest_of_each_is_shown
     block = kept.readme_block()
     assert "a later run" in block and run["output"][-1] not in block
     assert bench_main.main(["nonesuch"]) == 2 and "no such benchmark: nonesuch" in capsys.readouterr().err
+
+    # --readme: run, keep, and write each file that shows kept runs, with the machine and load of the run.
+    monkeypatch.setattr(kept, "ROOT", tmp_path)
+    monkeypatch.setattr(kept, "TARGETS", {"all.md": None, "other.md": ("stats",)})
+    for name in ("all.md", "other.md"):
+        (tmp_path / name).write_text(f"before\n{kept.BEGIN}\nold\n{kept.END}\nafter\n", encoding="utf-8")
+    assert kept.stale() == ["all.md", "other.md"]
+    assert bench_main.main(["--readme", "engine"]) == 0
+    shown = (tmp_path / "all.md").read_text(encoding="utf-8")
+    assert shown.startswith("before\n") and shown.endswith("after\n") and "old" not in shown
+    assert f"({kept.machine()}), load" in shown and kept.newest()["engine"]["output"][-1] in shown
+    assert "`engine`" not in (tmp_path / "other.md").read_text(encoding="utf-8")
+    assert kept.stale() == []
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")

@@ -5,8 +5,9 @@
 const BUILD = "__BUILD_ID__";
 const CACHE = "xeri-" + BUILD;
 const PRECACHE = __PRECACHE__;
-// One CanvasKit per browser engine (canvaskit/chromium/* on Chrome, canvaskit/* elsewhere): cached on
-// first use, or when the page reports what it loaded (message "cache-urls").
+// Cached on first use, or when the page reports what it loaded (message "cache-urls"): one CanvasKit per
+// browser engine (canvaskit/chromium/* on Chrome, canvaskit/* elsewhere), and the script fonts (Hangul,
+// emoji), which only a page showing Korean or such a name fetches.
 const LAZY = new Set(__LAZY__);
 
 self.addEventListener("install", (event) => {

@@ -11,6 +11,7 @@ Its everyday use, on a warm profile: test_pwa_everyday.py.
 from __future__ import annotations
 
 import json
+import re
 import socket
 
 import pytest
@@ -47,6 +48,13 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
 
     ready = offline_ready(app)
     assert ready["snapshot"] in ("used", "done"), ready   # "used": the page before the reload made it
+    # Issue #27: the script fonts are not part of a first visit; an English page never fetched them.
+    assert not [name for name in cached(app) if "/fonts/XeriHangul" in name or "/fonts/XeriEmoji" in name]
+    # The same phone shows Korean once while online: the worker keeps the Hangul font it fetched then.
+    fresh.close()
+    app = fresh.open(lang="ko-KR")
+    app.see(t("nav.rules", "ko"), timeout=BOOT)
+    app.wait_page(HANGUL_CACHED, None, 60_000, lambda: f"the Hangul font kept by the worker (cached: {cached(app)})")
     fresh.close()
     fresh.server.stop()                               # from now on nothing answers at that address
     with pytest.raises(OSError):
@@ -62,8 +70,8 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
     marks = app.page.evaluate("(window.xeriMarks || []).map(m => m.name)")
     assert "worker:pyodide-loaded-from-snapshot" in marks   # the second start came from the snapshot
 
-    # The same phone set to Korean, still offline: the app speaks the phone's language, and the Hangul
-    # font, never asked for before, comes from the worker's cache at the path the app asks for.
+    # In Korean again, offline: the app speaks the phone's language, and the Hangul font, shown once
+    # online, comes from the worker's cache at the path the app asks for.
     fresh.close()
     app = fresh.open(lang="ko-KR")
     app.see(t("nav.rules", "ko"), timeout=BOOT)       # back at the table it was at, in Korean
@@ -72,6 +80,37 @@ def test_a_match_survives_a_reload_and_a_browser_restart_offline_and_goes_on_the
     app.wait_page(f"() => ({fonts})().some(([name, status]) => name === 'XeriHangul.woff2' && status === 200)",
                   None, 60_000, lambda: f"the Hangul font from the service worker (fonts loaded: {app.page.evaluate(fonts)})")
     assert all(status == 200 for _, status in app.page.evaluate(fonts)), app.page.evaluate(fonts)
+
+
+HANGUL_CACHED = """async () => { for (const n of await caches.keys()) for (const r of await (await caches.open(n)).keys())
+                                   if (r.url.endsWith('/fonts/XeriHangul.woff2')) return true; return false; }"""
+
+
+def cached(app) -> list[str]:
+    """The URLs the app's service worker has cached."""
+    return app.page.evaluate("""async () => { const out = [];
+        for (const n of await caches.keys()) for (const r of await (await caches.open(n)).keys()) out.push(r.url);
+        return out; }""")
+
+
+def test_a_korean_first_visit_keeps_the_hangul_font_for_offline_use(site, playwright, tmp_path):
+    # The font is fetched before the service worker takes over (a first visit): the page tells the worker
+    # what it fetched, and the worker keeps its lazy files (head.html, "cache-urls"). Then offline, Korean
+    # still draws in Hangul.
+    with device(site, playwright, tmp_path / "profile") as phone:
+        app = phone.open(lang="ko-KR")
+        app.wait_id("new-match", timeout=BOOT)
+        offline_ready(app)
+        app.wait_page(HANGUL_CACHED, None, 60_000, lambda: f"the Hangul font kept by the worker (cached: {cached(app)})")
+        phone.close()
+        phone.server.stop()
+        app = phone.open(lang="ko-KR")
+        app.wait_id("new-match", timeout=BOOT)
+        fonts = """() => performance.getEntriesByType("resource").filter(e => e.name.includes("/fonts/XeriHangul"))
+                         .map(e => e.responseStatus)"""
+        app.wait_page(f"() => ({fonts})().includes(200)", None, 60_000,
+                      lambda: f"the Hangul font offline (statuses: {app.page.evaluate(fonts)})")
+        assert not [u for u in cached(app) if "/fonts/XeriEmoji" in u]   # no emoji shown: not downloaded
 
 
 def test_the_built_site_is_installable_and_names_the_app(site):
@@ -116,3 +155,11 @@ def test_the_built_site_leaves_out_what_a_first_visit_need_not_download(site):
         names = stdlib.namelist()
         assert "json/__init__.py" in names and "asyncio/__init__.py" in names
         assert not [n for n in names if n.startswith(build.STDLIB_UNUSED)]
+    # The script fonts only for a page that shows them: fetched then, and kept by the worker for offline use.
+    from companion.ui.fonts import SCRIPT_FONTS
+
+    worker = (site / "flutter_service_worker.js").read_text(encoding="utf-8")
+    precache = json.loads(re.search(r"const PRECACHE = (\[.*?\]);", worker, re.S).group(1))
+    lazy = json.loads(re.search(r"const LAZY = new Set\((\[.*?\])\);", worker, re.S).group(1))
+    for font in SCRIPT_FONTS:
+        assert font.web_file not in precache and font.web_file in lazy and (site / font.web_file).is_file()
