@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from importlib.resources import files
 from typing import Any, TypeVar
 
@@ -106,9 +106,14 @@ def served_session(parts: Parts, table: TableInfo | None = None) -> SessionMaker
     return new_session
 
 
-def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker) -> Callable[[ft.Page], Awaitable[None]]:
+def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker,
+              kept: Callable[[], Mapping[str, object] | None] = lambda: None) -> Callable[[ft.Page], Awaitable[None]]:
     """Flet's `main` for every page: the page's look and device services; where this phone was, from its own
-    browser; then the `App` component, drawn first where the phone was (nothing jumps once it shows)."""
+    browser; then the `App` component, drawn first where the phone was (nothing jumps once it shows).
+
+    `kept`: what the browser keeps for the app (its SharedPreferences, by key), when it is known without asking
+    the browser (the browser build: the page read it before Python started); None: asked of the browser, a
+    round trip through Flutter while it draws its first frame (a tenth to half a second of the start)."""
     async def main(page: ft.Page) -> None:
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)
@@ -121,7 +126,10 @@ def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker) -> 
         page.update()   # the services reach the browser (an empty page in the theme's colour, for a moment)
 
         async def begin() -> None:
-            page.render(App, parts, new_session, options, await read_place(prefs, lambda: connection_of(page)))
+            known = kept()
+            place = (place_from(known.get(PLACE_KEY)) if known is not None
+                     else await read_place(prefs, lambda: connection_of(page)))
+            page.render(App, parts, new_session, options, place)
 
         # Drawn from a task of the page, not from `main` itself: Flet's own step after `main` assumes the connection
         # that opened the page is still there, and a browser reloaded while its place was being read had closed it

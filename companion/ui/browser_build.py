@@ -130,6 +130,25 @@ def browser_languages() -> tuple[str, ...]:
     return wanted_languages(",".join(names))
 
 
+def kept_prefs() -> dict[str, object] | None:
+    """What this browser keeps for the app (`SharedPreferences`: localStorage), by key, as the page read it before
+    this start (pwa/web/python.js); None when the page could not read it (Python then asks Flutter)."""
+    try:
+        import flet_js
+
+        text = flet_js.keptPrefs
+    except (ImportError, AttributeError):  # not in the build's worker
+        return None
+    if not isinstance(text, str):
+        return None
+    try:
+        raw = json.loads(text)
+        return {str(key): json.loads(value) for key, value in raw.items() if isinstance(value, str)}
+    except (ValueError, AttributeError):  # not what python.js writes: ask Flutter
+        log.warning("the page's kept settings were not readable: %.80r", text)
+        return None
+
+
 def browser_language() -> str:
     """The first of the browser's languages the app speaks, else English (before any setting can be read)."""
     return first_spoken(browser_languages())
@@ -193,7 +212,7 @@ def run() -> None:
             return
         page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
         parts = bootstrap.build(store)
-        await make_main(parts, options, browser_session(parts, store))(page)
+        await make_main(parts, options, browser_session(parts, store), kept_prefs)(page)
         await asyncio.wrap_future(page._xeri_started)  # type: ignore[attr-defined]  # the first screen, drawn
         mark("py:main-done")
 

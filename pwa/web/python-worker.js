@@ -152,6 +152,7 @@ self.initPyodide = async function (init) {
         self.pyodide = py;
         self.pyodide.registerJsModule("flet_js", flet_js);
         flet_js.documentUrl = init.documentUrl;
+        flet_js.keptPrefs = init.keptPrefs ?? null;   // python.js, _keptPrefs
         flet_js.usedSnapshot = self.usedSnapshot;
         const bytes = await archive;
         xeriMark("worker:archive-fetched");

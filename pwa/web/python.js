@@ -6,6 +6,20 @@ let _apps = {};
 let _documentUrl = document.URL;
 let _prestarted = null;
 
+// What the app keeps in the browser (Flutter's SharedPreferences: localStorage, keys "flutter.<key>", values
+// JSON), read here for Python before it starts: where the phone was, without a round trip through a Flutter
+// still drawing its first frame (a worker has no localStorage). Read anew for every worker started.
+function _keptPrefs() {
+    const kept = {};
+    try {
+        for (let i = 0; i < localStorage.length; i++) {
+            const key = localStorage.key(i);
+            if (key && key.startsWith("flutter.xeri.")) kept[key.slice(8)] = localStorage.getItem(key);
+        }
+    } catch (e) { return null; }   // storage refused (a privacy setting): Python asks Flutter instead
+    return JSON.stringify(kept);
+}
+
 function _startWorker(args) {
     const base = flet.entrypointBaseUrl.endsWith("/") ? flet.entrypointBaseUrl.slice(0, -1) : flet.entrypointBaseUrl;
     const app = { dartOnMessage: null, pending: [], error: undefined };
@@ -30,6 +44,7 @@ function _startWorker(args) {
         pyodideUrl: flet.pyodideUrl || "./pyodide/pyodide.mjs",
         args: args,
         documentUrl: _documentUrl,
+        keptPrefs: _keptPrefs(),
         appPackageUrl: flet.appPackageUrl,
         micropipIncludePre: flet.micropipIncludePre,
         pythonModuleName: flet.pythonModuleName,

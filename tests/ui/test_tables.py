@@ -201,6 +201,30 @@ def test_a_place_reads_back_as_kept_and_anything_else_the_browser_says_is_no_pla
         assert place_from(said) is None
 
 
+def test_the_browser_build_reads_where_the_phone_was_from_what_the_page_read_before_python_started(monkeypatch):
+    # Issue #27: the browser build's page reads its localStorage (Flutter's SharedPreferences) for Python before it
+    # starts (pwa/web/python.js), so the first draw does not wait on a round trip through a Flutter still busy.
+    import json
+    import sys
+    import types
+
+    from companion.ui import app as ui_app
+    from companion.ui.browser_build import kept_prefs
+
+    said = "ab" * 16 + " 1"
+    page_read = types.SimpleNamespace(keptPrefs=json.dumps({ui_app.PLACE_KEY: json.dumps(said)}))
+    monkeypatch.setitem(sys.modules, "flet_js", page_read)
+    kept = kept_prefs()
+    assert kept == {ui_app.PLACE_KEY: said} and ui_app.place_from(kept[ui_app.PLACE_KEY]) == Place("ab" * 16, True)
+    page_read.keptPrefs = "{}"                                 # nothing kept: home, without asking
+    assert kept_prefs() == {}
+    for unreadable in (None, "not json", "[1, 2]", json.dumps({ui_app.PLACE_KEY: "not json"})):
+        page_read.keptPrefs = unreadable                       # the page could not read it: ask Flutter
+        assert kept_prefs() is None, unreadable
+    monkeypatch.delitem(sys.modules, "flet_js")
+    assert kept_prefs() is None
+
+
 def test_a_browser_that_says_nothing_in_time_or_refuses_opens_at_home(monkeypatch):
     import asyncio
 
