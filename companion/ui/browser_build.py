@@ -169,12 +169,19 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
     page.add(ft.SafeArea(ft.Column(controls, spacing=20), expand=True))
 
 
+SNAPSHOT_ALSO = ("segno",)
+"""Modules the app imports only when a screen needs them (a first visit does not wait for them), which the
+snapshot holds all the same: an installed start then never imports them either (`companion.net.qr`)."""
+
+
 def report_modules() -> None:
-    """Tell the page which modules the app has loaded: what a memory snapshot for the next start holds."""
+    """Tell the page which modules the app has loaded, and `SNAPSHOT_ALSO`: what a memory snapshot for the next
+    start holds."""
     try:
         import js
 
-        js.xeriModules(json.dumps(sorted(name for name in sys.modules if not name.startswith("_"))))
+        names = {name for name in sys.modules if not name.startswith("_")} | set(SNAPSHOT_ALSO)
+        js.xeriModules(json.dumps(sorted(names)))
     except NOT_IN_PAGE:  # not in the build's worker: nobody to tell
         log.debug("modules not reported", exc_info=True)
 

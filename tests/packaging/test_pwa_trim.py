@@ -210,3 +210,20 @@ def test_the_benchmark_counts_a_first_visit_as_a_host_sends_it(tmp_path, monkeyp
     assert whole["files"] == 3 and whole["raw"] == 10_006 + 10_240 + 5000
     assert whole["gzip"] < whole["raw"] and (whole["brotli"] is None or whole["brotli"] < whole["gzip"])
     assert json.loads((tmp_path / "compressed.json").read_text())   # kept for the next run
+
+
+def test_what_only_a_later_screen_needs_is_not_imported_at_start_but_is_in_the_snapshot(monkeypatch):
+    # Issue #27: a first visit pays for every module imported before the first screen; what no start-up screen
+    # needs waits for its screen, and the snapshot for the next start holds it all the same (report_modules).
+    import types
+
+    from companion.ui import browser_build
+
+    started = subprocess.run([sys.executable, "-c", "import sys, companion.ui.browser_build, companion.ui.app; "
+                              "print(sorted(set(sys.argv[1:]) & set(sys.modules)))", *browser_build.SNAPSHOT_ALSO],
+                             cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert (started.returncode, started.stdout.strip()) == (0, "[]"), started.stderr
+    told: list[list[str]] = []
+    monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(xeriModules=lambda text: told.append(json.loads(text))))
+    browser_build.report_modules()
+    assert set(browser_build.SNAPSHOT_ALSO) <= set(told[0]) and "companion.ui.app" in told[0]
