@@ -238,12 +238,16 @@ def seat_row(vm: AppModel, p: Palette, seat: SeatTaps, each: float, tall: float)
 
 
 def live_counts(vm: AppModel, p: Palette) -> ft.Control:
-    """The live xeris as words, for a phone that only watches."""
-    rows: list[ft.Control] = [
-        ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
-                ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
-                        size=15)]) for seat in vm.scoreboard.seats()]
+    """The live xeris as words, for a phone that only watches: a row per player, kept while their counts are."""
+    rows: list[ft.Control] = [kept(vm.session, f"counts-{seat.seat}", (seat, vm.session.lang, p),
+                                   functools.partial(count_row, vm, p, seat)) for seat in vm.scoreboard.seats()]
     return labelled(ft.Column(rows, spacing=6), "live-counts")
+
+
+def count_row(vm: AppModel, p: Palette, seat: SeatTaps) -> ft.Control:
+    return ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
+                   ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
+                           size=15)])
 
 
 def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakdown_of, toggle,
