@@ -68,6 +68,7 @@ def App(parts: Parts, new_session: SessionMaker, options: PageOptions, place: Pl
         ft.use_effect(adapter.load_script_fonts, [session.revision, session.lang])
         ft.use_effect(lambda: page.run_task(adapter.keep_awake), [vm.settings.wants_wakelock])
         ft.use_effect(adapter.fade_flash_later, [vm.scoreboard.flash])
+        ft.use_effect(adapter.tell_others)     # after every redraw, once it is sent: this phone's news to the others
         adapter.hand_over_download()
         dialog, frame = draw(vm, options.test_hooks)
         ft.use_dialog(dialog)

@@ -15,11 +15,13 @@ import os
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlparse
+from weakref import WeakKeyDictionary
 
 import flet as ft
 
@@ -111,6 +113,45 @@ class GroupNews(Protocol):
     def unlisten(self, listener: Callable[[str], None]) -> None: ...
 
 
+class NewsQueue:
+    """Other phones' news, shown one page at a time (one queue per event loop, `news_queue`).
+
+    A tap at a table of many phones redraws every one of them, and each redraw is Flet's work on the one loop
+    that serves every phone. Handed to the loop all at once, the redraws ran back to back: no phone's patch left
+    before the last phone was drawn, and the phone that tapped again waited behind all of them. Here each page
+    is refreshed in turn, its redraw sent before the next page is refreshed, and what arrives meanwhile (the
+    next tap) is served between two of them. News a page is already waiting for is not queued twice: its
+    refresh shows the match as stored when it runs."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[tuple[int, str, str | None], tuple[PageAdapter, dict[str, Any]]] = {}
+        self.task: asyncio.Task | None = None
+
+    def add(self, adapter: PageAdapter, message: dict[str, Any]) -> None:
+        """Queue a page's refresh (on the loop)."""
+        self.waiting.setdefault((id(adapter), message["match"], message.get("replaces")), (adapter, message))
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.show())
+
+    async def show(self) -> None:
+        while self.waiting:
+            adapter, message = self.waiting.pop(next(iter(self.waiting)))
+            if not adapter.subscribed:
+                continue
+            try:    # the page's own task (its context is the page, which its redraw is sent to), awaited
+                await asyncio.wrap_future(adapter.page.run_task(adapter._refresh, message))
+            except Exception as exc:  # noqa: BLE001 - one page gone wrong must not keep the news from the others
+                log.info("a page did not show another phone's news: %r", exc)
+
+
+_queues: WeakKeyDictionary[asyncio.AbstractEventLoop, NewsQueue] = WeakKeyDictionary()
+
+
+def news_queue(loop: asyncio.AbstractEventLoop) -> NewsQueue:
+    """The news queue of the pages served by `loop`."""
+    return _queues.setdefault(loop, NewsQueue())
+
+
 class PageAdapter:
     """One phone's page: everything the view model needs done that only Flet can do."""
 
@@ -130,6 +171,8 @@ class PageAdapter:
         """The page's event loop (where threads hand their results back), once attached."""
         self.gone = False
         """The page was closed for good (not a phone gone to sleep): its timers end."""
+        self.own_news: deque[dict[str, Any]] = deque()
+        """What this phone changed, for the other phones: told once this page's own redraw is sent (`tell_others`)."""
 
     # --- once per session ---------------------------------------------------------------------------
     def attach(self) -> None:
@@ -161,7 +204,7 @@ class PageAdapter:
     def subscribe(self) -> None:
         if not self.subscribed:
             self.page.pubsub.subscribe(self.on_message)
-            self.session.announce = self.page.pubsub.send_others
+            self.session.announce = self.announce
             if self.news is not None:
                 self.news.listen(self.on_group_news)
             self.subscribed = True
@@ -170,6 +213,7 @@ class PageAdapter:
         """Stop hearing other phones and devices: a closed tab's session is kept by Flet for an hour, and each
         phone's news would otherwise be drawn for nobody (and fail: its connection is gone)."""
         if self.subscribed:
+            self.tell_others()      # what this phone changed before it went is still the table's news
             self.page.pubsub.unsubscribe()
             if self.news is not None:
                 self.news.unlisten(self.on_group_news)
@@ -249,11 +293,26 @@ class PageAdapter:
                 self.session.sync_seen = now
 
     # --- other phones at the table ---------------------------------------------------------------------
+    def announce(self, message: dict[str, Any]) -> None:
+        """This phone changed a match (from the intent, on the loop or in the writer's thread): the other phones
+        are told after this page's next redraw has been sent (`tell_others`), so the phone that tapped sees its
+        tap first, not after every other phone at the table was drawn."""
+        self.own_news.append(message)
+
+    def tell_others(self) -> None:
+        """After each redraw of this page (`ui.app.App`): tell the other phones what this phone changed."""
+        while self.own_news:
+            self.page.pubsub.send_others(self.own_news.popleft())
+
     def on_message(self, message: Any) -> None:
-        """Another phone changed a match: show it as stored now. The message arrives in the sender's
-        context; `run_task` binds this session's page, which the redraw is sent to."""
+        """Another phone changed a match: show it as stored now, in turn with the other pages (`NewsQueue`).
+        The message arrives in the sender's context; `run_task` binds this session's page, which the redraw is
+        sent to. In a browser tab (no threads, one phone) it is shown at once."""
         if self.subscribed and isinstance(message, dict) and isinstance(message.get("match"), str):
-            self.page.run_task(self._refresh, message)
+            if self.loop is None:
+                self.page.run_task(self._refresh, message)
+            else:
+                self.loop.call_soon_threadsafe(news_queue(self.loop).add, self, message)
 
     def on_group_news(self, match_id: str) -> None:
         """Another device of the group changed a match (a round of sync stored it here): shown as another

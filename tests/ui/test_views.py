@@ -154,3 +154,56 @@ def test_home_offers_the_rules_once(services):
     assert len({id(c) for c in said if getattr(c, "identifier", None) == "open-rules"}) == 1
     assert not any(getattr(c, "identifier", None) == "open-rules-button" or getattr(c, "text", None) == rules
                    for c in said)
+
+
+def test_a_tap_on_another_phone_redraws_only_what_it_changed_and_a_new_language_or_theme_redraws_everything(services):
+    # Every phone at a table redraws for every tap (#27): the parts a tap leaves as they were are given back as
+    # the very controls drawn before, which Flet does not compare again; what the tap changed is drawn anew.
+    from companion.engine.live import TapKind
+    from companion.net.access import Access
+    from companion.ui.app import draw
+    from companion.ui.viewmodel import Session
+    from tests.screens import walk
+
+    from .vm import start
+
+    tapper = AppModel(services)
+    start(tapper)
+    tapper.scoreboard.tap(1, TapKind.XERI)                  # Undo tap is there on both phones from the start
+    phone = AppModel(services)
+    phone.scoreboard.open()
+
+    def drawn() -> dict[str, ft.Control]:
+        return {c.identifier: c for c, _ in walk(draw(phone, hooks=True)[1]) if getattr(c, "identifier", None)}
+
+    def tap_elsewhere(seat: int) -> None:
+        tapper.scoreboard.tap(seat, TapKind.XERI)
+        phone.scoreboard.refresh(tapper.scoreboard.record.id)
+
+    before = drawn()
+    tap_elsewhere(0)
+    after = drawn()
+    same = {"goal-line", "total-0", "total-1", "dealer-line", "undo-tap", "xeri-1", "jack-xeri-1", "undo-hand",
+            "abandon-match", "match-rules", "end-hand", "no-hands"}
+    assert {i for i in same if after[i] is before[i]} == same
+    changed = {"xeri-0", "jack-xeri-0", "status", "app-seen"}
+    assert {i for i in changed if after[i] is not before[i]} == changed
+    assert after["xeri-0"].label == "Xeri for Anna (now 1)" and after["xeri-1"].label == "Xeri for Ben (now 1)"
+
+    watcher = AppModel(services, session=Session(services, access=Access.WATCHER))   # no table code: the counts
+    watcher.scoreboard.open()
+    counts = draw(watcher, hooks=True)[1]
+    tap_elsewhere(1)
+    watcher.scoreboard.refresh(tapper.scoreboard.record.id)
+    again = draw(watcher, hooks=True)[1]
+    rows = [[c for c, _ in walk(frame) if getattr(c, "identifier", None) == "live-counts"][0].content.controls
+            for frame in (counts, again)]
+    assert rows[1][0] is rows[0][0] and rows[1][1] is not rows[0][1]         # Anna's counts as they were; Ben's new
+
+    phone.settings.set_language("el")
+    greek = drawn()
+    assert not {i for i in same if greek[i] is after[i]}
+    assert greek["xeri-1"].label == "Ξερή για Ben (τώρα 2)" and greek["match-rules"].label != after["match-rules"].label
+    phone.settings.set_theme("dark" if not phone.session.dark else "light")
+    dark = drawn()          # drawn in the palette's colours: anew; in the theme's own (Flutter's to swap): kept
+    assert not {i for i in ("goal-line", "total-0", "total-1", "xeri-1", "jack-xeri-1", "no-hands") if dark[i] is greek[i]}

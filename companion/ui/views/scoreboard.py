@@ -7,11 +7,13 @@ totals are big enough to read from across the table.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import flet as ft
 
 from ..viewmodel import AppModel, TapKind
+from ..viewmodel.scoreboard import SeatTaps
 from .common import Frame, Status, breakdown_table, column_width, sync_mark, watching
 from .memo import kept
 from .metrics import fitting_size, row_size
@@ -33,7 +35,11 @@ def scoreboard(vm: AppModel) -> Frame:
     big = wide and not s.short
     sideways = wide and s.short
     boxes_width = column_width(vm, "top" if big else ("side" if sideways else "body"))
-    totals = [goal_line(vm, p), side_boxes(vm, p, boxes_width, big=big)]
+    # The totals, the live buttons of each player, the dealer's row, the header's actions and End hand are kept
+    # from the redraw before while what they show is unchanged (`views.memo`): a xeri tapped changes one player's
+    # row and the strip, and every phone at the table redraws for it.
+    totals = kept(s, "totals", (table.match, table.at_hand, s.lang, s.dark, s.viewport, boxes_width, big),
+                  lambda: [goal_line(vm, p), side_boxes(vm, p, boxes_width, big=big)])
     controls: list[ft.Control] = watching(vm) + conflict_cards(vm, table.record.id if table.record else None) + (
         [] if sideways or big else totals)
     if not table.at_hand:
@@ -41,18 +47,11 @@ def scoreboard(vm: AppModel) -> Frame:
         footer = [primary(tr("over.rematch"), lambda: table.rematch(), "rematch", icon=ft.Icons.REPLAY)] \
             if writer else []
     else:
-        # Who deals, and beside it Undo tap: one row, so that the score sheet's newest hand and the totals
-        # are on a 360×640 screen with the xeri buttons, without a scroll.
-        deal = labelled(ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
-                                ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600,
-                                        max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)]),
-                        "dealer-line")
-        deal.expand = True
-        undo = [secondary(tr("match.undo_tap"), lambda: table.undo_tap(), "undo-tap", icon=ft.Icons.UNDO,
-                          disabled=not table.record.live.taps)] if writer else []
-        controls.append(ft.Row([deal, *undo], vertical_alignment=ft.CrossAxisAlignment.CENTER))
+        controls.append(kept(s, "deal", (table.deal_line(), bool(table.record.live.taps), writer, s.lang),
+                             lambda: deal_row(vm)))
         controls.append(live_panel(vm, p, column_width(vm, "body")) if writer else live_counts(vm, p))
-        footer = [primary(tr("match.end_hand"), lambda: table.end_hand(), "end-hand", icon=ft.Icons.EDIT_NOTE)] \
+        footer = kept(s, "end-hand", s.lang, lambda: [primary(tr("match.end_hand"), lambda: table.end_hand(),
+                                                              "end-hand", icon=ft.Icons.EDIT_NOTE)]) \
             if writer else []
     sheet_width = column_width(vm, "side" if wide else "full")
     # The sheet is kept from the redraw before while the match's hands are as they were (a tap, a resize
@@ -64,6 +63,25 @@ def scoreboard(vm: AppModel) -> Frame:
                                      table.show_breakdown, edit=table.ask_edit if writer else None, width=sheet_width))
     # Undo and Stop sit in the header, where nothing the sheet grows by can move them.
     header_actions = sync_mark(vm)   # where this device stands with its group: a fixed 48 × 48 mark
+    header_actions += kept(s, "header-actions", (writer, table.can_redo and table.redo_label(), bool(table.match.hands),
+                                                 table.at_hand, st.is_over, st.may_finish_now, s.lang),
+                           lambda: match_actions(vm))
+    saved = table.saved_line()
+    offer = table.finish_offer()    # a side sure to win before the last hand: finish now, or play on
+    status = Status(saved, on_tap=lambda: table.show_saved()) if saved else Status(
+        offer, on_tap=(lambda: table.ask_finish()) if writer else None) if offer else Status(
+        table.taps_line() if table.at_hand else table.goal_line())
+    if wide:
+        return Frame(table.title, controls, footer=footer, status=status, actions=header_actions,
+                     side=totals + sheet if sideways else sheet, top=totals if big else None)
+    return Frame(table.title, controls + sheet, footer=footer, status=status, actions=header_actions)
+
+
+def match_actions(vm: AppModel) -> list[ft.Control]:
+    """The scoreboard's own actions in its header: Redo, Undo, Stop (or Finish now, or Keep the draw), Rules."""
+    tr, table, st = vm.tr, vm.scoreboard, vm.scoreboard.standing
+    writer = vm.session.can_write
+    header_actions: list[ft.Control] = []
     if writer and table.can_redo:
         # Left of Undo, so that nothing else in the header moves when it comes and goes.
         header_actions.append(icon_button(ft.Icons.REDO, lambda: table.redo(), table.redo_label(), "redo-hand"))
@@ -83,15 +101,21 @@ def scoreboard(vm: AppModel) -> Frame:
                                               "abandon-match"))
     header_actions.append(icon_button(ft.Icons.MENU_BOOK, lambda: vm.rules.open("current"), tr("nav.rules"),
                                       "match-rules"))
-    saved = table.saved_line()
-    offer = table.finish_offer()    # a side sure to win before the last hand: finish now, or play on
-    status = Status(saved, on_tap=lambda: table.show_saved()) if saved else Status(
-        offer, on_tap=(lambda: table.ask_finish()) if writer else None) if offer else Status(
-        table.taps_line() if table.at_hand else table.goal_line())
-    if wide:
-        return Frame(table.title, controls, footer=footer, status=status, actions=header_actions,
-                     side=totals + sheet if sideways else sheet, top=totals if big else None)
-    return Frame(table.title, controls + sheet, footer=footer, status=status, actions=header_actions)
+    return header_actions
+
+
+def deal_row(vm: AppModel) -> ft.Control:
+    """Who deals, and beside it Undo tap: one row, so that the score sheet's newest hand and the totals are on a
+    360×640 screen with the xeri buttons, without a scroll."""
+    table = vm.scoreboard
+    deal = labelled(ft.Row([ft.Icon(ft.Icons.STYLE, color=ft.Colors.PRIMARY),
+                            ft.Text(table.deal_line(), size=16, expand=True, weight=ft.FontWeight.W_600,
+                                    max_lines=2, overflow=ft.TextOverflow.ELLIPSIS)]),
+                    "dealer-line")
+    deal.expand = True
+    undo = [secondary(vm.tr("match.undo_tap"), lambda: table.undo_tap(), "undo-tap", icon=ft.Icons.UNDO,
+                      disabled=not table.record.live.taps)] if vm.session.can_write else []
+    return ft.Row([deal, *undo], vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
 
 def goal_line(vm: AppModel, p: Palette) -> ft.Control:
@@ -162,58 +186,68 @@ def side_boxes(vm: AppModel, p: Palette, width: float, big: bool = False) -> ft.
 
 def live_panel(vm: AppModel, p: Palette, width: float) -> ft.Control:
     """A row per player: their xeris and jack xeris as they happen (the count is on the button)."""
-    tr, table = vm.tr, vm.scoreboard
     rows: list[ft.Control] = []
     # The player's name is on their Xeri button, above the count: the two buttons share the row's width, so a
     # 12-letter name is drawn whole (a name column beside them was 76 px, and wrapped it mid-word).
     each = (width - 6) / 2 - 16
-    seats = table.seats()
+    seats = vm.scoreboard.seats()
     # A player's row: their name on both buttons at one size, a long one by its first name (the labels say it
     # whole).
     # Four players on a phone short of height: buttons of the least touch height, closer together, so every row
     # is on screen.
     tall = 48 if len(seats) == 4 and vm.session.viewport[1] < 700 else 52
-    for seat in seats:
-        color = p.sides[seat.side]
-        text = text_style(size=16, weight=ft.FontWeight.W_600)
-        name_size = fitting_size(seat.shown, each, 14, least=10)
-
-        def words(what: str, count: int, player: str = seat.shown, name_size: float = name_size) -> ft.Control:
-            """The player's name above what the button counts: partners' buttons differ by more than a colour."""
-            return ft.Column([
-                ft.Text(player, size=name_size, weight=ft.FontWeight.W_700,
-                        max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True),
-                ft.Text(f"{what}  {count}", size=16, weight=ft.FontWeight.W_600, no_wrap=True),
-            ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
-                alignment=ft.MainAxisAlignment.CENTER)
-
-        xeri_words = words(tr("match.xeri"), seat.xeris)
-        rows.append(ft.Row([
-            labelled(ft.FilledButton(xeri_words,
-                                     on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
-                                     height=tall, expand=True,
-                                     style=ft.ButtonStyle(bgcolor=color, color=p.on_sides, text_style=text,
-                                                          padding=ft.Padding.symmetric(horizontal=6),
-                                                          shape=ft.RoundedRectangleBorder(radius=12))),
-                     f"xeri-{seat.seat}", seat.xeri_label),
-            labelled(ft.OutlinedButton(words(tr("match.jack_xeri"), seat.jack_xeris),
-                                       on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.JACK_XERI),
-                                       height=tall, expand=True,
-                                       style=ft.ButtonStyle(side=ft.BorderSide(2, color), color=color, text_style=text,
-                                                            padding=ft.Padding.symmetric(horizontal=6),
-                                                            shape=ft.RoundedRectangleBorder(radius=12))),
-                     f"jack-xeri-{seat.seat}", seat.jack_xeri_label),
-        ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER))
+    for seat in seats:   # a player's row is kept while their counts are as they were (another player's tap)
+        rows.append(kept(vm.session, f"live-{seat.seat}", (seat, vm.session.lang, p, each, tall),
+                         functools.partial(seat_row, vm, p, seat, each, tall)))
     return labelled(ft.Column(rows, spacing=6 if tall > 48 else 3), "live-panel")
 
 
+def seat_row(vm: AppModel, p: Palette, seat: SeatTaps, each: float, tall: float) -> ft.Control:
+    """One player's Xeri and Jack xeri buttons, each `each` wide for its words and `tall` high."""
+    tr, table = vm.tr, vm.scoreboard
+    color = p.sides[seat.side]
+    text = text_style(size=16, weight=ft.FontWeight.W_600)
+    name_size = fitting_size(seat.shown, each, 14, least=10)
+
+    def words(what: str, count: int, player: str = seat.shown, name_size: float = name_size) -> ft.Control:
+        """The player's name above what the button counts: partners' buttons differ by more than a colour."""
+        return ft.Column([
+            ft.Text(player, size=name_size, weight=ft.FontWeight.W_700,
+                    max_lines=1, overflow=ft.TextOverflow.ELLIPSIS, no_wrap=True),
+            ft.Text(f"{what}  {count}", size=16, weight=ft.FontWeight.W_600, no_wrap=True),
+        ], spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            alignment=ft.MainAxisAlignment.CENTER)
+
+    xeri_words = words(tr("match.xeri"), seat.xeris)
+    return ft.Row([
+        labelled(ft.FilledButton(xeri_words,
+                                 on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
+                                 height=tall, expand=True,
+                                 style=ft.ButtonStyle(bgcolor=color, color=p.on_sides, text_style=text,
+                                                      padding=ft.Padding.symmetric(horizontal=6),
+                                                      shape=ft.RoundedRectangleBorder(radius=12))),
+                 f"xeri-{seat.seat}", seat.xeri_label),
+        labelled(ft.OutlinedButton(words(tr("match.jack_xeri"), seat.jack_xeris),
+                                   on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.JACK_XERI),
+                                   height=tall, expand=True,
+                                   style=ft.ButtonStyle(side=ft.BorderSide(2, color), color=color, text_style=text,
+                                                        padding=ft.Padding.symmetric(horizontal=6),
+                                                        shape=ft.RoundedRectangleBorder(radius=12))),
+                 f"jack-xeri-{seat.seat}", seat.jack_xeri_label),
+    ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
+
 def live_counts(vm: AppModel, p: Palette) -> ft.Control:
-    """The live xeris as words, for a phone that only watches."""
-    rows: list[ft.Control] = [
-        ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
-                ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
-                        size=15)]) for seat in vm.scoreboard.seats()]
+    """The live xeris as words, for a phone that only watches: a row per player, kept while their counts are."""
+    rows: list[ft.Control] = [kept(vm.session, f"counts-{seat.seat}", (seat, vm.session.lang, p),
+                                   functools.partial(count_row, vm, p, seat)) for seat in vm.scoreboard.seats()]
     return labelled(ft.Column(rows, spacing=6), "live-counts")
+
+
+def count_row(vm: AppModel, p: Palette, seat: SeatTaps) -> ft.Control:
+    return ft.Row([ft.Text(seat.player, size=15, weight=ft.FontWeight.W_700, color=p.sides[seat.side], expand=True),
+                   ft.Text(f"{vm.tr('match.xeri')} {seat.xeris} · {vm.tr('match.jack_xeri')} {seat.jack_xeris}",
+                           size=15)])
 
 
 def score_sheet(vm: AppModel, p: Palette, names: list[str], rows, opened, breakdown_of, toggle,
