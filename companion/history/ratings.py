@@ -83,7 +83,7 @@ TABLES = ("2", "3", "4", "2x2")
 
 def table_of(match: ScoredMatch) -> str:
     """The match's table size, one of `TABLES`."""
-    return "2x2" if match.match.rules.partnerships else str(len(match.match.sides))
+    return "2x2" if match.partnerships else str(len(match.totals))
 
 
 @dataclass(frozen=True)
@@ -96,13 +96,13 @@ class Filter:
 
     def covers(self, match: ScoredMatch) -> bool:
         """Whether the match is of the season, the rule set and the table size (rated or not)."""
-        return (self.season.holds(match.when) and (self.rules is None or match.match.rules.name == self.rules)
+        return (self.season.holds(match.when) and (self.rules is None or match.rules == self.rules)
                 and (self.table is None or table_of(match) == self.table))
 
     def holds(self, match: ScoredMatch) -> bool:
         """Whether the match is rated: covered, decided, and every seat's player known."""
-        return (match.is_decided and match.record.finished is not None and self.covers(match)
-                and bool(match.record.player_ids) and all(match.record.player_ids))
+        return (match.is_decided and match.finished is not None and self.covers(match)
+                and bool(match.player_ids) and all(match.player_ids))
 
 
 @dataclass(frozen=True)
@@ -192,7 +192,7 @@ class _Effect:
 
 def _ranks(match: ScoredMatch) -> list[int]:
     """The sides' places (0 first, equal places shared): the winner first, then by what the goal counts."""
-    counts = match.totals if match.match.rules.goal.is_race else match.hands_won
+    counts = match.totals if match.race else match.hands_won
     keys = [(match.status is Status.WON and match.winner == side, counts[side]) for side in range(len(counts))]
     order = sorted(set(keys), reverse=True)
     return [order.index(key) for key in keys]
@@ -208,7 +208,7 @@ def _result(ranks: Sequence[int], side: int) -> str:
 def _rate(match: ScoredMatch, ratings: dict[str, tuple[float, float]]) -> _Effect:
     """One openskill update; `ratings` (player id → μ, σ) is updated in place."""
     fresh = _MODEL.rating()
-    sides = match.record.player_ids
+    sides = match.player_ids
     teams = [[_MODEL.rating(*ratings.get(p, (fresh.mu, fresh.sigma))) for p in ids] for ids in sides]
     ranks = _ranks(match)
     rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])
@@ -217,17 +217,17 @@ def _rate(match: ScoredMatch, ratings: dict[str, tuple[float, float]]) -> _Effec
         for player, b, a in zip(ids, before, after):
             ratings[player] = (a.mu, a.sigma)
             lines.append((player, side, _result(ranks, side), b.mu, b.sigma, a.mu, a.sigma))
-    return _Effect(match.record.id, match.date, match.when, tuple(lines))
+    return _Effect(match.id, match.date, match.when, tuple(lines))
 
 
 def _key(match: ScoredMatch) -> tuple:
     """What of a match its ratings depend on (an edit that changes none of it changes no rating)."""
-    return (match.record.id, match.date, match.status, match.winner, match.totals, match.hands_won,
-            match.record.player_ids, match.match.rules.goal.is_race)
+    return (match.id, match.date, match.status, match.winner, match.totals, match.hands_won,
+            match.player_ids, match.race)
 
 
 def _order(match: ScoredMatch) -> tuple[datetime, str]:
-    return match.when, match.record.id
+    return match.when, match.id
 
 
 @dataclass

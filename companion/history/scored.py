@@ -8,16 +8,22 @@ or the app's `HistoryCache`, scores once and passes the scored history around.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass, fields
 from datetime import datetime, UTC
-from collections.abc import Iterable
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 from ..engine.live import TapKind
-from ..engine.match import Match, Status, standing
+from ..engine.match import Status, standing
 from ..engine.scoring import HandScore, Item, Note
-from ..records import MatchRecord
+from ..records import MatchRecord, MatchSummary
 
-__all__ = ["SideFigures", "ScoredMatch", "is_history", "score_record", "score_history", "scored", "player_names"]
+__all__ = ["SideFigures", "ScoredMatch", "is_history", "score_record", "score_history", "scored", "player_names",
+           "figures_doc", "from_figures", "FIGURES"]
+
+FIGURES = 1
+"""The version of the figures a stored summary keeps (`figures_doc`): raise it when what they hold changes, and
+every stored summary is worked out again from its match file, once."""
 
 # Where each scoring item sits among a side's lines (`HandScore.lines[side]` is in `ITEMS` order).
 _MAJORITY, _TEN, _TWO, _XERIS, _JACK_XERIS = (list(Item).index(i) for i in
@@ -60,11 +66,19 @@ class SideFigures:
     """The most points the side scored in one hand; None for a match without hands."""
     best_hand: int | None
     """The number (from 1) of the first hand with `best_points`."""
+    top_xeris: int = 0
+    """The most xeris the side made in one hand."""
+    top_xeris_hand: int | None = None
+    """The number (from 1) of the first hand with `top_xeris` xeris (None when it made none)."""
+    top_jack_xeris: int = 0
+    """The most jack xeris the side made in one hand."""
+    top_jack_xeris_hand: int | None = None
+    """The number (from 1) of the first hand with `top_jack_xeris` jack xeris (None when it made none)."""
 
 
 def _side_figures(scores: tuple[HandScore, ...], side: int) -> SideFigures:
-    points = won = tied = xeris = jack_xeris = tens = twos = most = 0
-    best, best_hand = None, None
+    points = won = tied = xeris = jack_xeris = tens = twos = most = top_x = top_j = 0
+    best, best_hand, top_x_hand, top_j_hand = None, None, None, None
     for number, score in enumerate(scores, start=1):
         mine, lines = score.points[side], score.lines[side]
         points += mine
@@ -72,26 +86,47 @@ def _side_figures(scores: tuple[HandScore, ...], side: int) -> SideFigures:
             won += 1
         elif score.winner is None:
             tied += 1
-        xeris += lines[_XERIS].count or 0
-        jack_xeris += lines[_JACK_XERIS].count or 0
+        x, j = lines[_XERIS].count or 0, lines[_JACK_XERIS].count or 0
+        xeris += x
+        jack_xeris += j
+        if x > top_x:
+            top_x, top_x_hand = x, number
+        if j > top_j:
+            top_j, top_j_hand = j, number
         tens += lines[_TEN].count or 0
         twos += lines[_TWO].count or 0
         most += lines[_MAJORITY].note is Note.MOST
         if best is None or mine > best:
             best, best_hand = mine, number
-    return SideFigures(points, won, tied, xeris, jack_xeris, tens, twos, most, best, best_hand)
+    return SideFigures(points, won, tied, xeris, jack_xeris, tens, twos, most, best, best_hand,
+                       top_x, top_x_hand, top_j, top_j_hand)
 
 
 @dataclass(frozen=True)
 class ScoredMatch:
     """A finished or abandoned match scored once by the engine, kept as the few numbers the figures need.
 
-    (Not the whole `Standing`: its itemised lines are many small objects, and a history of a thousand
-    matches would keep a hundred thousand of them alive for nothing.)
+    (Not the whole `Standing`, nor the record: its itemised lines and hands are many small objects, and a
+    history of a thousand matches would keep a hundred thousand of them alive for nothing. What is not in
+    the stored summary is kept beside it (`figures_doc`), so the history is built without a match file read.)
     """
 
-    record: MatchRecord
-    """The stored match."""
+    id: str
+    """The match's id."""
+    created: str
+    """When the match was started."""
+    finished: str | None
+    """When it was won or drawn; None when it was abandoned."""
+    player_ids: tuple[tuple[str, ...], ...]
+    """Each side's player ids (`MatchRecord.player_ids`)."""
+    members: tuple[tuple[str, ...], ...]
+    """Each side's players' names, as the match was stored (`Side.members`)."""
+    rules: str
+    """The rule set's name."""
+    partnerships: bool
+    """True when two partnerships played (partners sit opposite: see `Match.seats`)."""
+    race: bool
+    """True when the match's goal was a race to a target; False for an agreed number of hands."""
     date: str
     """The timestamp the match is dated by: when it finished, or when it started if it never did."""
     when: datetime
@@ -115,26 +150,28 @@ class ScoredMatch:
     whose taps are known: in a partnership, who of the two made the xeris."""
 
     @property
-    def match(self) -> Match:
-        """The engine's match."""
-        return self.record.match
-
-    @property
     def is_decided(self) -> bool:
         """True when the match was won or drawn; False when it was abandoned."""
         return self.status is not Status.PLAYING
 
     def seat_of(self, player_id: str) -> int | None:
         """The player's seat (see `Match.seats`: partners sit opposite), or None when not at the table."""
-        sides = len(self.record.player_ids)
-        for side, ids in enumerate(self.record.player_ids):
+        sides = len(self.player_ids)
+        for side, ids in enumerate(self.player_ids):
             if player_id in ids:
-                return ids.index(player_id) * sides + side if self.match.rules.partnerships else side
+                return ids.index(player_id) * sides + side if self.partnerships else side
         return None
+
+    def partner_seat(self, seat: int) -> int | None:
+        """The seat opposite `seat` in a partnership (its partner's, as `Match.seats` seats them); None otherwise."""
+        if not self.partnerships:
+            return None
+        sides = len(self.player_ids)
+        return (seat + sides) % (2 * sides)
 
     def side_of(self, player_id: str) -> int | None:
         """The side the player sat on, or None when the player was not at the table."""
-        for side, ids in enumerate(self.record.player_ids):
+        for side, ids in enumerate(self.player_ids):
             if player_id in ids:
                 return side
         return None
@@ -157,14 +194,74 @@ def score_record(record: MatchRecord) -> ScoredMatch:
     # the hands up to the end instead of failing the whole history page.
     date = record.finished or record.created
     st = standing(record.match, strict=False)
+    match = record.match
     return ScoredMatch(
-        record=record, date=date, when=_parse_time(date, record.id),
+        id=record.id, created=record.created, finished=record.finished, player_ids=record.player_ids,
+        members=tuple(side.members for side in match.sides), rules=match.rules.name,
+        partnerships=match.rules.partnerships, race=match.goal.is_race, date=date, when=_parse_time(date, record.id),
         status=st.status, winner=st.winner, totals=st.totals, hands_won=st.hands_won,
         hand_points=tuple(score.points for score in st.scores),
         hand_winners=tuple(score.winner for score in st.scores),
-        sides=tuple(_side_figures(st.scores, side) for side in range(len(record.match.sides))),
+        sides=tuple(_side_figures(st.scores, side) for side in range(len(match.sides))),
         seat_taps=_seat_taps(record, len(st.scores)),
     )
+
+
+# --- the figures kept with each stored summary ---------------------------------------------------
+
+def figures_doc(scored: ScoredMatch) -> dict[str, Any]:
+    """What of a scored match its summary (`MatchSummary`) does not hold, as plain JSON data: the store keeps
+    it with the match's summary, written with each save, so the history is built without reading a match file
+    (`from_figures` turns it back)."""
+    return {"v": FIGURES, "partnerships": scored.partnerships, "hands_won": list(scored.hands_won),
+            "points": [list(p) for p in scored.hand_points], "winners": list(scored.hand_winners),
+            "sides": [list(astuple(fig)) for fig in scored.sides], "taps": [list(t) for t in scored.seat_taps]}
+
+
+def _ints(value: Any, length: int | None = None, optional: bool = False) -> tuple:
+    if not isinstance(value, list) or (length is not None and len(value) != length):
+        raise ValueError("a list of the wrong length")
+    if not all((optional and v is None) or (isinstance(v, int) and not isinstance(v, bool)) for v in value):
+        raise ValueError("a list of whole numbers")
+    return tuple(value)
+
+
+_SIDE_FIELDS = tuple(f.name for f in fields(SideFigures))
+_OPTIONAL = {"best_points", "best_hand", "top_xeris_hand", "top_jack_xeris_hand"}
+
+
+def from_figures(summary: MatchSummary, doc: Mapping[str, Any]) -> ScoredMatch:
+    """The scored match of a stored summary and its figures (`figures_doc`); `ValueError` when the figures are
+    not such a document, of this version (`FIGURES`), for a match of the summary's sides."""
+    if not isinstance(doc, Mapping) or doc.get("v") != FIGURES or not isinstance(doc.get("partnerships"), bool):
+        raise ValueError("not the figures of this version")
+    count = len(summary.sides)
+    points = doc.get("points")
+    if not isinstance(points, list):
+        raise ValueError("no hand points")
+    hand_points = tuple(_ints(p, count) for p in points)
+    winners = _ints(doc.get("winners"), len(hand_points), optional=True)
+    sides_doc = doc.get("sides")
+    if not isinstance(sides_doc, list) or len(sides_doc) != count:
+        raise ValueError("not one side's figures per side")
+    sides = []
+    for side in sides_doc:
+        values = _ints(side, len(_SIDE_FIELDS), optional=True)
+        if any(v is None for name, v in zip(_SIDE_FIELDS, values) if name not in _OPTIONAL):
+            raise ValueError("a side's figure is missing")
+        sides.append(SideFigures(*values))
+    taps = doc.get("taps")
+    if not isinstance(taps, list):
+        raise ValueError("no taps")
+    date = summary.finished or summary.created
+    return ScoredMatch(
+        id=summary.id, created=summary.created, finished=summary.finished, player_ids=summary.player_ids,
+        members=summary.members, rules=summary.rules, partnerships=doc["partnerships"],
+        race=summary.goal.get("target") is not None, date=date, when=_parse_time(date, summary.id),
+        status=summary.status, winner=summary.winner, totals=summary.totals,
+        hands_won=_ints(doc.get("hands_won"), count),
+        hand_points=hand_points, hand_winners=winners, sides=tuple(sides),
+        seat_taps=tuple(_ints(t, 3) for t in taps))
 
 
 def _seat_taps(record: MatchRecord, hands: int) -> tuple[tuple[int, int, int], ...]:
@@ -181,22 +278,22 @@ def _seat_taps(record: MatchRecord, hands: int) -> tuple[tuple[int, int, int], .
     return tuple((xeris[s], jacks[s], known) for s in range(seats))
 
 
-def _order_key(scored: ScoredMatch) -> tuple[datetime, str, str]:
-    return scored.when, scored.record.created, scored.record.id
+def order_key(scored: ScoredMatch) -> tuple[datetime, str, str]:
+    """Where a scored match sits in the history: by date, then start, then id."""
+    return scored.when, scored.created, scored.id
 
 
 def scored(items: Iterable[MatchRecord | ScoredMatch], player_id: str | None = None) -> list[ScoredMatch]:
     """The history in the items (only the player's, when given), scored, oldest first."""
     out = []
     for item in items:
-        record = item.record if isinstance(item, ScoredMatch) else item
-        if player_id is not None and not any(player_id in ids for ids in record.player_ids):
+        if player_id is not None and not any(player_id in ids for ids in item.player_ids):
             continue  # before scoring: scoring is the expensive part
         if isinstance(item, ScoredMatch):
             out.append(item)
         elif is_history(item):
             out.append(score_record(item))
-    out.sort(key=_order_key)
+    out.sort(key=order_key)
     return out
 
 
@@ -209,10 +306,13 @@ def player_names(records: Iterable[MatchRecord | ScoredMatch]) -> dict[str, str]
     """Each player id with the name it had in its newest match (any match, in play or not)."""
     newest: dict[str, tuple[tuple[datetime, str, str], str]] = {}
     for item in records:
-        record = item.record if isinstance(item, ScoredMatch) else item
-        key = (_parse_time(record.finished or record.created, record.id), record.created, record.id)
-        for side, ids in zip(record.match.sides, record.player_ids):
-            for player_id, name in zip(ids, side.members):
+        if isinstance(item, ScoredMatch):
+            key, members = order_key(item), item.members
+        else:
+            key = (_parse_time(item.finished or item.created, item.id), item.created, item.id)
+            members = tuple(side.members for side in item.match.sides)
+        for ids, names in zip(item.player_ids, members):
+            for player_id, name in zip(ids, names):
                 if player_id not in newest or key > newest[player_id][0]:
                     newest[player_id] = (key, name)
     return {player_id: name for player_id, (_, name) in sorted(newest.items())}

@@ -204,21 +204,21 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         tens += fig.ten_of_diamonds
         twos += fig.two
         most += fig.most_cards
-        in_partnership |= sm.match.rules.partnerships
+        in_partnership |= sm.partnerships
         seat = sm.seat_of(player_id)
         if seat is not None and seat < len(sm.seat_taps):
             x, j, known = sm.seat_taps[seat]
             own_xeris, own_jacks, own_hands = own_xeris + x, own_jacks + j, own_hands + known
-            if sm.match.rules.partnerships:
-                partner = next((i for i, s in enumerate(sm.match.seats) if s.side == side and i != seat), None)
-                px, pj, _known = sm.seat_taps[partner] if partner is not None else (0, 0, 0)
+            partner = sm.partner_seat(seat)
+            if partner is not None:
+                px, pj, _known = sm.seat_taps[partner] if partner < len(sm.seat_taps) else (0, 0, 0)
                 for key, value in (("team_xeris", fig.xeris), ("team_jack_xeris", fig.jack_xeris),
                                    ("partner_xeris", px), ("partner_jack_xeris", pj),
                                    ("partnership_own_xeris", x), ("partnership_own_jack_xeris", j)):
                     team[key] += value
         better = fig.best_points is not None and (best is None or fig.best_points > best.points)
         if better and fig.best_points is not None and fig.best_hand is not None:
-            best = BestHand(points=fig.best_points, match_id=sm.record.id, hand=fig.best_hand, date=sm.date)
+            best = BestHand(points=fig.best_points, match_id=sm.id, hand=fig.best_hand, date=sm.date)
     played = results["won"] + results["lost"] + results["drawn"]
     return PlayerStats(
         player_id=player_id, matches=played + results["abandoned"], played=played,
@@ -259,7 +259,7 @@ def head_to_head(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         side = sm.side_of(player_id)
         if side is None or not sm.is_decided:
             continue
-        for other, ids in enumerate(sm.record.player_ids):
+        for other, ids in enumerate(sm.player_ids):
             if other == side:
                 continue
             for opponent in ids:
@@ -308,7 +308,7 @@ def _pairs(scored: list[ScoredMatch], player_id: str | None) -> list[Partnership
     for sm in scored:
         if not sm.is_decided:
             continue
-        for side, ids in enumerate(sm.record.player_ids):
+        for side, ids in enumerate(sm.player_ids):
             if len(ids) != 2 or (player_id is not None and player_id not in ids):
                 continue
             t = tally.setdefault((min(ids), max(ids)), [0, 0, 0, 0])
