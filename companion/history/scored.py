@@ -9,6 +9,7 @@ or the app's `HistoryCache`, scores once and passes the scored history around.
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, fields
+from operator import itemgetter
 from datetime import datetime, UTC
 from typing import Any
 from collections.abc import Iterable, Mapping
@@ -218,19 +219,25 @@ def figures_doc(scored: ScoredMatch) -> dict[str, Any]:
             "sides": [list(astuple(fig)) for fig in scored.sides], "taps": [list(t) for t in scored.seat_taps]}
 
 
+_WHOLE, _WHOLE_OR_NONE = frozenset({int}), frozenset({int, type(None)})
+
+
 def _ints(value: Any, length: int | None = None, optional: bool = False) -> tuple:
-    if not isinstance(value, list) or (length is not None and len(value) != length):
-        raise ValueError("a list of the wrong length")
-    if not all((optional and v is None) or (isinstance(v, int) and not isinstance(v, bool)) for v in value):
-        raise ValueError("a list of whole numbers")
+    """The list as a tuple of whole numbers (None too, when `optional`); `ValueError` when it is not one. (Read for
+    every match of the history when it is built: the types are checked by C-level `map`, not a loop here.)"""
+    if (type(value) is not list or (length is not None and len(value) != length)
+            or not set(map(type, value)) <= (_WHOLE_OR_NONE if optional else _WHOLE)):
+        raise ValueError("not a list of whole numbers of the right length")
     return tuple(value)
 
 
 _SIDE_FIELDS = tuple(f.name for f in fields(SideFigures))
-_OPTIONAL = {"best_points", "best_hand", "top_xeris_hand", "top_jack_xeris_hand"}
+_REQUIRED = itemgetter(*(i for i, f in enumerate(_SIDE_FIELDS)
+                         if f not in {"best_points", "best_hand", "top_xeris_hand", "top_jack_xeris_hand"}))
+"""A side's figures that are always whole numbers (the others are None where there is no such hand)."""
 
 
-def from_figures(summary: MatchSummary, doc: Mapping[str, Any]) -> ScoredMatch:
+def from_figures(summary: MatchSummary, doc: Any) -> ScoredMatch:
     """The scored match of a stored summary and its figures (`figures_doc`); `ValueError` when the figures are
     not such a document, of this version (`FIGURES`), for a match of the summary's sides."""
     if not isinstance(doc, Mapping) or doc.get("v") != FIGURES or not isinstance(doc.get("partnerships"), bool):
@@ -247,7 +254,7 @@ def from_figures(summary: MatchSummary, doc: Mapping[str, Any]) -> ScoredMatch:
     sides = []
     for side in sides_doc:
         values = _ints(side, len(_SIDE_FIELDS), optional=True)
-        if any(v is None for name, v in zip(_SIDE_FIELDS, values) if name not in _OPTIONAL):
+        if None in _REQUIRED(values):
             raise ValueError("a side's figure is missing")
         sides.append(SideFigures(*values))
     taps = doc.get("taps")
