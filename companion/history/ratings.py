@@ -19,6 +19,7 @@ a match edited, deleted or arriving late replays from the last checkpoint before
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -240,6 +241,11 @@ class RatingBook:
     _checkpoints: dict[int, dict[str, tuple[float, float]]] = field(default_factory=lambda: {0: {}})
     _ratings: dict[str, tuple[float, float]] = field(default_factory=dict)
     _last: object = None
+    _moves: dict[str, tuple[list[Move], list[datetime]]] = field(default_factory=dict)
+    """Each player's moves so far, and when each match was (`leaderboard` asks on every page: each effect is
+    turned into moves once, not on every call)."""
+    _moved: int = 0
+    """How many of `_effects` `_moves` holds."""
 
     def update(self, history: Iterable[ScoredMatch]) -> None:
         """Bring the ratings up to `history` (any order: the season's matches are ordered here). The very history
@@ -259,6 +265,7 @@ class RatingBook:
             start = max(k for k in self._checkpoints if k <= same)
             self._ratings = dict(self._checkpoints[start])
             del self._effects[start:]
+            self._moves, self._moved = {}, 0
             self._checkpoints = {k: v for k, v in self._checkpoints.items() if k <= start}
         for index in range(len(self._effects), len(matches)):
             if index % CHECKPOINT == 0 and index not in self._checkpoints:
@@ -278,23 +285,24 @@ class RatingBook:
 
     def leaderboard(self, now: datetime) -> Leaderboard:
         """The leaderboard as of the last `update`; `now` for the change since a week before."""
-        week_ago = now - timedelta(days=7)
-        moves: dict[str, list[Move]] = {}
-        at_week: dict[str, float] = {}
-        for effect in self._effects:
+        for effect in self._effects[self._moved:]:
             shown_before = {p: shown(mu, sigma) for p, _, _, mu, sigma, _, _ in effect.lines}
             for player, side, result, mu0, s0, mu1, s1 in effect.lines:
                 others = [p for p, s, *_ in effect.lines if s != side]
                 gap = sum(shown_before[p] for p in others) / len(others) - shown_before[player] if others else 0.0
                 rated = "above" if gap > LEVEL else "below" if gap < -LEVEL else "level"
-                moves.setdefault(player, []).append(
-                    Move(effect.match_id, effect.date, shown(mu0, s0), shown(mu1, s1), result, tuple(others), rated))
-                if effect.when <= week_ago:
-                    at_week[player] = shown(mu1, s1)
+                moves, whens = self._moves.setdefault(player, ([], []))
+                moves.append(Move(effect.match_id, effect.date, shown(mu0, s0), shown(mu1, s1), result, tuple(others),
+                                  rated))
+                whens.append(effect.when)
+        self._moved = len(self._effects)
+        week_ago = now - timedelta(days=7)
         players = []
         for player, (mu, sigma) in self._ratings.items():
-            change = shown(mu, sigma) - at_week[player] if player in at_week else None
-            players.append(PlayerRating(player, mu, sigma, tuple(moves.get(player, ())), change))
+            moves, whens = self._moves.get(player, ([], []))
+            at_week = bisect_right(whens, week_ago)   # the player's matches up to a week before `now`
+            change = shown(mu, sigma) - moves[at_week - 1].after if at_week else None
+            players.append(PlayerRating(player, mu, sigma, tuple(moves), change))
         players.sort(key=lambda p: (p.provisional, -p.rating, p.player_id))
         return Leaderboard(tuple(players), len(self._effects))
 

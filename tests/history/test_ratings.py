@@ -108,6 +108,7 @@ def test_the_same_matches_in_any_arrival_order_give_the_same_table(rnd, n):
     for m in rnd.sample(matches, len(matches)):          # one by one, as a group's devices hear of them
         arrived.append(m)
         book.update(arrived)
+        book.leaderboard(NOW)                             # asked between arrivals: what it keeps must follow
     assert book.leaderboard(NOW) == whole
     assert_same(whole, by_hand(matches))
 
@@ -117,6 +118,7 @@ def test_an_edit_a_deletion_and_a_late_match_rate_as_if_saved_that_way():
                       day=f"2025-06-{1 + i // 100:02d}", minute=i % 60) for i in range(2 * CHECKPOINT + 30)]
     book = RatingBook()
     book.update(matches)
+    assert book.leaderboard(NOW) == leaderboard(matches, NOW)
     edited = list(matches)
     edited[CHECKPOINT + 7] = replace(edited[CHECKPOINT + 7], totals=(40, 151), winner=1)   # a hand put right
     del edited[12]                                                                        # a match deleted
