@@ -8,7 +8,7 @@ or the app's `HistoryCache`, scores once and passes the scored history around.
 
 from __future__ import annotations
 
-from dataclasses import astuple, dataclass, fields
+from dataclasses import astuple, dataclass, field, fields
 from operator import itemgetter
 from datetime import datetime, UTC
 from typing import Any
@@ -149,6 +149,11 @@ class ScoredMatch:
     seat_taps: tuple[tuple[int, int, int], ...] = ()
     """Each seat's own (xeris, jack xeris, hands) from the live taps the hands were saved with, over the hands
     whose taps are known: in a partnership, who of the two made the xeris."""
+    players: frozenset[str] = field(init=False, repr=False, compare=False)
+    """Every player id at the table (`player_ids` as a set: a player's figures pick their matches by it)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", frozenset(p for ids in self.player_ids for p in ids))
 
     @property
     def is_decided(self) -> bool:
@@ -294,7 +299,8 @@ def scored(items: Iterable[MatchRecord | ScoredMatch], player_id: str | None = N
     """The history in the items (only the player's, when given), scored, oldest first."""
     out = []
     for item in items:
-        if player_id is not None and not any(player_id in ids for ids in item.player_ids):
+        if player_id is not None and (player_id not in item.players if isinstance(item, ScoredMatch)
+                                      else not any(player_id in ids for ids in item.player_ids)):
             continue  # before scoring: scoring is the expensive part
         if isinstance(item, ScoredMatch):
             out.append(item)
