@@ -9,7 +9,7 @@ or the app's `HistoryCache`, scores once and passes the scored history around.
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, field, fields
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from datetime import datetime, UTC
 from typing import Any
 from collections.abc import Iterable, Mapping
@@ -151,9 +151,12 @@ class ScoredMatch:
     whose taps are known: in a partnership, who of the two made the xeris."""
     players: frozenset[str] = field(init=False, repr=False, compare=False)
     """Every player id at the table (`player_ids` as a set: a player's figures pick their matches by it)."""
+    order: tuple[datetime, str, str] = field(init=False, repr=False, compare=False)
+    """Where the match sits in the history (`order_key`), worked out once: every figure sorts by it."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", frozenset(p for ids in self.player_ids for p in ids))
+        object.__setattr__(self, "order", (self.when, self.created, self.id))
 
     @property
     def is_decided(self) -> bool:
@@ -292,7 +295,10 @@ def _seat_taps(record: MatchRecord, hands: int) -> tuple[tuple[int, int, int], .
 
 def order_key(scored: ScoredMatch) -> tuple[datetime, str, str]:
     """Where a scored match sits in the history: by date, then start, then id."""
-    return scored.when, scored.created, scored.id
+    return scored.order
+
+
+_ORDER = attrgetter("order")
 
 
 def scored(items: Iterable[MatchRecord | ScoredMatch], player_id: str | None = None) -> list[ScoredMatch]:
@@ -306,7 +312,7 @@ def scored(items: Iterable[MatchRecord | ScoredMatch], player_id: str | None = N
             out.append(item)
         elif is_history(item):
             out.append(score_record(item))
-    out.sort(key=order_key)
+    out.sort(key=_ORDER)
     return out
 
 

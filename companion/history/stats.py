@@ -24,7 +24,7 @@ adding the figures up is then a few milliseconds for a thousand matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import count, repeat
+from itertools import chain
 from operator import itemgetter
 from typing import NamedTuple
 from collections.abc import Iterable
@@ -37,7 +37,7 @@ __all__ = [
     "SideFigures", "ScoredMatch", "is_history", "score_record", "score_history", "player_names",
     "BestHand", "PlayerStats", "player_stats",
     "HeadToHead", "head_to_head", "Partnership", "partnerships",
-    "HandPoints", "points_per_hand_series", "MonthWins", "wins_per_month",
+    "points_per_hand", "MonthWins", "wins_per_month",
     "TotalsSeries", "running_totals_series",
 ]
 
@@ -324,25 +324,11 @@ def _pairs(scored: list[ScoredMatch], player_id: str | None) -> list[Partnership
     return rows
 
 
-class HandPoints(NamedTuple):
-    """One point of a player's points-per-hand chart."""
-
-    date: str
-    """The match's date."""
-    hand: int
-    """The hand's number in its match, from 1."""
-    points: int
-    """The points of the player's side in that hand."""
-
-
-def points_per_hand_series(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -> list[HandPoints]:
-    """The player's side's points in every hand, oldest first (finished and abandoned matches)."""
-    series: list[HandPoints] = []
-    for sm in scored(records, player_id):
-        side = sm.side_of(player_id)
-        if side is not None:   # (mapped, not a generator: a player at 5,000 tables has 50,000 of them)
-            series.extend(map(HandPoints, repeat(sm.date), count(1), map(itemgetter(side), sm.hand_points)))
-    return series
+def points_per_hand(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -> list[int]:
+    """The player's side's points in every hand, oldest first (finished and abandoned matches): a chart's line, as
+    plain numbers (a player at 5,000 tables has 50,000 of them)."""
+    return list(chain.from_iterable(map(itemgetter(side), sm.hand_points) for sm in scored(records, player_id)
+                                    if (side := sm.side_of(player_id)) is not None))
 
 
 class MonthWins(NamedTuple):

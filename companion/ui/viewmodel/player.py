@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from ...history.scored import scored
-from ...history.stats import (HandPoints, MonthWins, head_to_head, partnerships, player_names, player_stats,
-                              points_per_hand_series, wins_per_month)
+from ...history.stats import (MonthWins, head_to_head, partnerships, player_names, player_stats, points_per_hand,
+                              wins_per_month)
 from ...history.ratings import Filter
 from .ratings import MoveRow, move_row
 from .session import Screen, Session, ViewModel, intent
@@ -31,7 +31,8 @@ class PlayerPage:
 
     name: str
     figures: tuple[Figure, ...]
-    points: tuple[HandPoints, ...]
+    points: tuple[int, ...]
+    """The points of the player's side in each hand, oldest first (the chart)."""
     months: tuple[MonthWins, ...]
     head_to_head: tuple[tuple[str, str], ...]
     """(opponent, record in words)."""
@@ -130,7 +131,7 @@ class PlayerModel(ViewModel):
                 all_team = st.team_xeris + st.team_jack_xeris
                 note += " " + tr.n("player.team_note_missing", missing, named=all_team - missing, team=all_team)
         moves = rated.moves if rated is not None else ()
-        return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand_series(mine, pid)), months, h2h,
+        return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand(mine, pid)), months, h2h,
                                partners, labels, note, tuple(m.after for m in moves),
                                tuple(move_row(tr, m, names) for m in reversed(moves[-MOVES_SHOWN:])),
                                rated.form if rated is not None else ())
