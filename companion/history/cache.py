@@ -33,8 +33,9 @@ class HistoryCache:
 
     @staticmethod
     def _key_of(library: Any) -> tuple:
-        """The key a scored history is kept under: each history match's id and last change."""
-        return tuple((s.id, s.updated) for s in library.matches() if s.is_history)
+        """The key a scored history is kept under: each history match's id and last change (as one string each,
+        not a pair: asked on every page, 5,000 pairs were 5,000 objects more for the garbage collector)."""
+        return tuple(s.id + s.updated for s in library.matches() if s.is_history)
 
     def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
         """The scored history of `library` (the service's `Library`), oldest first."""

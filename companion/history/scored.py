@@ -9,10 +9,11 @@ or the app's `HistoryCache`, scores once and passes the scored history around.
 from __future__ import annotations
 
 from dataclasses import astuple, dataclass, field, fields
+from itertools import chain
 from operator import attrgetter, itemgetter
 from datetime import datetime, UTC
 from typing import Any
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from ..engine.live import TapKind
 from ..engine.match import Status, standing
@@ -218,65 +219,56 @@ def score_record(record: MatchRecord) -> ScoredMatch:
 
 # --- the figures kept with each stored summary ---------------------------------------------------
 
-def figures_doc(scored: ScoredMatch) -> dict[str, Any]:
-    """What of a scored match its summary (`MatchSummary`) does not hold, as plain JSON data: the store keeps
+def figures_doc(scored: ScoredMatch) -> list[int | None]:
+    """What of a scored match its summary (`MatchSummary`) does not hold, as one flat JSON list: the store keeps
     it with the match's summary, written with each save, so the history is built without reading a match file
-    (`from_figures` turns it back)."""
-    return {"v": FIGURES, "partnerships": scored.partnerships, "hands_won": list(scored.hands_won),
-            "points": [list(p) for p in scored.hand_points], "winners": list(scored.hand_winners),
-            "sides": [list(astuple(fig)) for fig in scored.sides], "taps": [list(t) for t in scored.seat_taps]}
+    (`from_figures` turns it back).
+
+    One list of numbers, not nested lists: the index of 5,000 matches stays in memory while the app runs, and
+    every list in it is an object the garbage collector walks on each full collection (18 per match nested, 1
+    flat). In order, for `n` sides, `h` hands and `s` seats: `FIGURES` (the version), partnerships (1 or 0),
+    `n`, `h`; hands won per side (n); each hand's points per side (h × n); each hand's winner, or null (h); each
+    side's `SideFigures`, field after field (14 × n); each seat's own (xeris, jack xeris, hands) (3 × s).
+    """
+    return [FIGURES, int(scored.partnerships), len(scored.sides), len(scored.hand_points), *scored.hands_won,
+            *chain.from_iterable(scored.hand_points), *scored.hand_winners,
+            *chain.from_iterable(astuple(fig) for fig in scored.sides), *chain.from_iterable(scored.seat_taps)]
 
 
 _WHOLE, _WHOLE_OR_NONE = frozenset({int}), frozenset({int, type(None)})
-
-
-def _ints(value: Any, length: int | None = None, optional: bool = False) -> tuple:
-    """The list as a tuple of whole numbers (None too, when `optional`); `ValueError` when it is not one. (Read for
-    every match of the history when it is built: the types are checked by C-level `map`, not a loop here.)"""
-    if (type(value) is not list or (length is not None and len(value) != length)
-            or not set(map(type, value)) <= (_WHOLE_OR_NONE if optional else _WHOLE)):
-        raise ValueError("not a list of whole numbers of the right length")
-    return tuple(value)
-
-
-_SIDE_FIELDS = tuple(f.name for f in fields(SideFigures))
-_REQUIRED = itemgetter(*(i for i, f in enumerate(_SIDE_FIELDS)
-                         if f not in {"best_points", "best_hand", "top_xeris_hand", "top_jack_xeris_hand"}))
+_SIDE_FIELDS = len(fields(SideFigures))
+_REQUIRED = itemgetter(*(i for i, f in enumerate(fields(SideFigures))
+                         if f.name not in {"best_points", "best_hand", "top_xeris_hand", "top_jack_xeris_hand"}))
 """A side's figures that are always whole numbers (the others are None where there is no such hand)."""
 
 
 def from_figures(summary: MatchSummary, doc: Any) -> ScoredMatch:
     """The scored match of a stored summary and its figures (`figures_doc`); `ValueError` when the figures are
-    not such a document, of this version (`FIGURES`), for a match of the summary's sides."""
-    if not isinstance(doc, Mapping) or doc.get("v") != FIGURES or not isinstance(doc.get("partnerships"), bool):
+    not such a list, of this version (`FIGURES`), for a match of the summary's sides. (Read for every match of
+    the history when it is built: the checks are slices and C-level `map`, not loops here.)"""
+    if type(doc) is not list or len(doc) < 4 or doc[0] != FIGURES or not set(map(type, doc)) <= _WHOLE_OR_NONE:
         raise ValueError("not the figures of this version")
-    count = len(summary.sides)
-    points = doc.get("points")
-    if not isinstance(points, list):
-        raise ValueError("no hand points")
-    hand_points = tuple(_ints(p, count) for p in points)
-    winners = _ints(doc.get("winners"), len(hand_points), optional=True)
-    sides_doc = doc.get("sides")
-    if not isinstance(sides_doc, list) or len(sides_doc) != count:
-        raise ValueError("not one side's figures per side")
-    sides = []
-    for side in sides_doc:
-        values = _ints(side, len(_SIDE_FIELDS), optional=True)
-        if None in _REQUIRED(values):
-            raise ValueError("a side's figure is missing")
-        sides.append(SideFigures(*values))
-    taps = doc.get("taps")
-    if not isinstance(taps, list):
-        raise ValueError("no taps")
+    if None in doc[:4]:
+        raise ValueError("not the figures of a match")
+    _, partnerships, n, h = doc[:4]
+    seats = 2 * n if partnerships else n
+    if n != len(summary.sides) or partnerships not in (0, 1) or h < 0 \
+            or len(doc) != 4 + n + h * n + h + _SIDE_FIELDS * n + 3 * seats:
+        raise ValueError("not the figures of a match of these sides")
+    at = 4 + n + h * n
+    taps = at + h + _SIDE_FIELDS * n
+    side_figures = [doc[i:i + _SIDE_FIELDS] for i in range(at + h, taps, _SIDE_FIELDS)]
+    if None in doc[4:at] or None in doc[taps:] or any(None in _REQUIRED(fig) for fig in side_figures):
+        raise ValueError("a figure is missing")
     date = summary.finished or summary.created
     return ScoredMatch(
         id=summary.id, created=summary.created, finished=summary.finished, player_ids=summary.player_ids,
-        members=summary.members, rules=summary.rules, partnerships=doc["partnerships"],
+        members=summary.members, rules=summary.rules, partnerships=bool(partnerships),
         race=summary.goal.get("target") is not None, date=date, when=_parse_time(date, summary.id),
-        status=summary.status, winner=summary.winner, totals=summary.totals,
-        hands_won=_ints(doc.get("hands_won"), count),
-        hand_points=hand_points, hand_winners=winners, sides=tuple(sides),
-        seat_taps=tuple(_ints(t, 3) for t in taps))
+        status=summary.status, winner=summary.winner, totals=summary.totals, hands_won=tuple(doc[4:4 + n]),
+        hand_points=tuple(tuple(doc[i:i + n]) for i in range(4 + n, at, n)), hand_winners=tuple(doc[at:at + h]),
+        sides=tuple(SideFigures(*fig) for fig in side_figures),
+        seat_taps=tuple(tuple(doc[i:i + 3]) for i in range(taps, len(doc), 3)))
 
 
 def _seat_taps(record: MatchRecord, hands: int) -> tuple[tuple[int, int, int], ...]:

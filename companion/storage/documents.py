@@ -280,7 +280,7 @@ def check_summary_doc(raw: Any) -> dict[str, Any]:
           "an index entry's stamp is [size, mtime]")
     history = doc["status"] != Status.PLAYING.value or doc["abandoned"]
     figures = doc.get("figures")
-    if not history or not isinstance(figures, dict) or figures.get("v") != FIGURES:
+    if not history or not isinstance(figures, list) or figures[:1] != [FIGURES]:
         doc.pop("figures", None)   # a match in play has none; others are worked out again at open
         if history:
             doc["stamp"] = None

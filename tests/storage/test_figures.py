@@ -105,11 +105,11 @@ def test_an_old_index_without_figures_gains_them_once_from_the_match_files(folde
 
 def test_figures_of_another_version_are_worked_out_again(folder, monkeypatch):
     won, stopped, _ = three_matches(folder)
-    rewrite_entries(folder, lambda e: e.get("figures", {}).update(v=FIGURES - 1))
+    rewrite_entries(folder, lambda e: e["figures"].__setitem__(0, FIGURES - 1) if "figures" in e else None)
     read = counting_reads(monkeypatch)
     with Store(folder) as store:
         assert sorted(read) == sorted([won, stopped]) and store.damaged == []
-    assert {e["figures"]["v"] for e in entries(folder).values() if "figures" in e} == {FIGURES}
+    assert {e["figures"][0] for e in entries(folder).values() if "figures" in e} == {FIGURES}
 
 
 def test_a_flipped_byte_in_the_figures_is_seen_and_the_bucket_rebuilt(folder):
@@ -118,9 +118,13 @@ def test_a_flipped_byte_in_the_figures_is_seen_and_the_bucket_rebuilt(folder):
         expected = score_history(store.list_scored())
     bucket = folder / "index" / f"{won[:2]}.json"
     text = bucket.read_text(encoding="utf-8")
-    points = json.dumps(entries(folder)[won]["figures"]["points"], separators=(",", ":"))
-    assert points in text
-    bucket.write_text(text.replace(points, points.replace("[", "[1", 1)), encoding="utf-8")   # 6 becomes 16
+    figures = json.dumps(entries(folder)[won]["figures"], separators=(",", ":"))
+    assert figures in text
+    version, partnerships, sides, hands, won_first = figures[1:].split(",")[:5]
+    start = f"[{version},{partnerships},{sides},{hands},{won_first},"
+    assert figures.startswith(start)      # the first side's hands won, 2, becomes 12: still valid JSON
+    bucket.write_text(text.replace(figures, figures.replace(start, start[:-len(won_first) - 1] + f"1{won_first},")),
+                      encoding="utf-8")
     with Store(folder) as store:
         assert [d.path for d in store.damaged] == [bucket]
         assert score_history(store.list_scored()) == expected
@@ -132,7 +136,7 @@ def test_figures_that_cannot_be_read_are_scored_from_the_match_file_and_put_righ
     won, stopped, _ = three_matches(folder)
     with Store(folder) as store:
         expected = score_history(store.list_scored())
-    rewrite_entries(folder, lambda e: e["figures"].update(points=[[1]]) if e["id"] == won else None)
+    rewrite_entries(folder, lambda e: e.update(figures=e["figures"][:-1]) if e["id"] == won else None)
     read = counting_reads(monkeypatch)
     with Store(folder) as store:
         assert read == [] and store.damaged == []
