@@ -44,7 +44,7 @@ def _parse_time(text: str, record_id: str) -> datetime:
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SideFigures:
     """One side's hand figures in one match, worked out once so that a player's page only adds them up."""
 
@@ -104,7 +104,7 @@ def _side_figures(scores: tuple[HandScore, ...], side: int) -> SideFigures:
                        top_x, top_x_hand, top_j, top_j_hand)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ScoredMatch:
     """A finished or abandoned match scored once by the engine, kept as the few numbers the figures need.
 
