@@ -58,7 +58,7 @@ def club(matches: int = MATCHES, seed: int = 28) -> list[ScoredMatch]:
 def main() -> None:
     history = club()
     new = club(MATCHES + 1)[-1:]                          # the next evening's match
-    late = replace(history[MATCHES * 9 // 10], record=replace(history[MATCHES * 9 // 10].record, id="f" * 32))
+    late = replace(history[MATCHES * 9 // 10], id="f" * 32)
     warm = RatingBook()
     warm.update(history)
     scratch, after_new, after_late = [], [], []

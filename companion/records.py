@@ -115,7 +115,7 @@ class Player:
     """The player's name as last given."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class MatchSummary:
     """One match as the history lists it, read from the storage index alone (no match file is opened).
 

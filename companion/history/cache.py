@@ -1,4 +1,4 @@
-"""The scored history, kept for the whole app so a player page adds figures up instead of reading files."""
+"""The scored history, kept for the whole app so a player page adds figures up instead of scoring matches."""
 
 from __future__ import annotations
 
@@ -11,19 +11,20 @@ from collections.abc import Callable, Iterable
 from datetime import datetime
 
 from .ratings import Filter, Leaderboard, RatingBook
-from .stats import ScoredMatch, score_history, score_record
+from .stats import ScoredMatch, score_history
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
 class HistoryCache:
-    """Every finished and abandoned match, scored once per version (id, last change), whichever browser
-    session asks. `warm` fills it ahead of time in a thread; `warm_stepwise` without one (the browser build)."""
+    """The scored history (every finished and abandoned match), kept for the whole app while no match changes
+    (its key: each match's id and last change), whichever browser session asks, and the ratings of the filters
+    asked for. The figures come from the storage's index (`Library.scored`: kept with each save), so no match
+    file is read; `warm` fills it ahead of time in a thread, `warm_stepwise` without one (the browser build)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._scored: dict[str, tuple[str, ScoredMatch]] = {}
         self._key: tuple = ()
         self._result: tuple[ScoredMatch, ...] = ()
         self._books: dict[Filter, RatingBook] = {}
@@ -31,25 +32,22 @@ class HistoryCache:
         self._books_lock = threading.Lock()
 
     @staticmethod
-    def _wanted(library: Any) -> tuple[list, tuple]:
-        """The history's summaries, and the key a scored history is kept under (each match's id and last change)."""
-        wanted = [s for s in library.matches() if s.is_history]
-        return wanted, tuple((s.id, s.updated) for s in wanted)
+    def _key_of(library: Any) -> tuple:
+        """The key a scored history is kept under: each history match's id and last change (as one string each,
+        not a pair: asked on every page, 5,000 pairs were 5,000 objects more for the garbage collector)."""
+        return tuple(s.id + s.updated for s in library.matches() if s.is_history)
 
     def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
         """The scored history of `library` (the service's `Library`), oldest first."""
-        wanted, key = self._wanted(library)
+        key = self._key_of(library)
         with self._lock:
             if key == self._key:
                 return self._result
-            have = dict(self._scored)
-        fresh = {}
-        for s in wanted:
-            known = have.get(s.id)
-            fresh[s.id] = (s.updated, known[1] if known and known[0] == s.updated else score_record(library.get(s.id)))
-        result = score_history(scored for _, scored in fresh.values())
+        # Asked after the key: a match saved in between makes the history newer than its key, never older, and
+        # the next call, seeing another key, asks again.
+        result = score_history(library.scored())
         with self._lock:
-            self._scored, self._key, self._result = fresh, key, result
+            self._key, self._result = key, result
         return result
 
     def leaderboard(self, library: Any, filter: Filter, now: datetime) -> Leaderboard:
@@ -60,7 +58,7 @@ class HistoryCache:
         """How far these matches moved their players' all-time ratings; None while the history is not scored
         yet (it is being warmed up: asked on a screen that must not wait for it)."""
         with self._lock:
-            if self._wanted(library)[1] != self._key:
+            if self._key_of(library) != self._key:
                 return None
             history = self._result
         return self._with_book(Filter(), history, lambda book: book.changes(match_ids))
@@ -77,28 +75,22 @@ class HistoryCache:
             return use(book)
 
     def warm(self, library: Any) -> None:
-        """Score the history now, so the first player page opens at once."""
+        """The history and its all-time ratings worked out now, so the first player page opens at once."""
         try:
-            self._with_book(Filter(), self.scored(library), lambda book: None)   # the all-time ratings too
+            self._with_book(Filter(), self.scored(library), lambda book: None)
         except Exception:  # a warm-up is only a head start: the page reads what it needs itself
             log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)
 
-    async def warm_stepwise(self, library: Any) -> None:
-        """`warm` where there are no threads (a browser tab): one match at a time, handing the event loop
-        back after each, so a tap meanwhile waits for one match's scoring at most."""
+    async def warm_stepwise(self, library: Any, step: int = 250) -> None:
+        """`warm` where there are no threads (a browser tab): the ratings a few hundred matches at a time (each
+        a prefix of the history, which the book takes as matches added at the end), handing the event loop back
+        between them, so a tap meanwhile waits for one step at most."""
         try:
-            for summary in library.matches():
-                if not summary.is_history:
-                    continue
-                with self._lock:
-                    known = self._scored.get(summary.id)
-                if known is None or known[0] != summary.updated:
-                    scored = score_record(library.get(summary.id))
-                    with self._lock:
-                        self._scored[summary.id] = (summary.updated, scored)
+            history = self.scored(library)
+            for end in range(step, len(history), step):
                 await asyncio.sleep(0)
-            history = self.scored(library)  # every match is scored by now: this only adds them up
+                self._with_book(Filter(), history[:end], lambda book: None)
             await asyncio.sleep(0)
-            self._with_book(Filter(), history, lambda book: None)
+            self._with_book(Filter(), self.scored(library), lambda book: None)
         except Exception:  # only a head start, as `warm`
             log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)

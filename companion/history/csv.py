@@ -6,7 +6,7 @@ import csv
 import io
 from collections.abc import Iterable
 
-from .stats import ScoredMatch, score_history
+from .scored import is_history, order_key, score_record
 from ..i18n import ENGLISH, Translator
 from ..records import MatchRecord
 
@@ -38,21 +38,22 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def history_csv(records: Iterable[MatchRecord | ScoredMatch], tr: Translator = ENGLISH) -> str:
+def history_csv(records: Iterable[MatchRecord], tr: Translator = ENGLISH) -> str:
     """The whole history as CSV text, one row per hand, oldest match first (lines end in `\\n`); the
     header in the words of `tr`, the cells as stored (ISO dates, rule-set names as in match files)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(csv_header(tr))
     blank = [""] * CSV_SIDES
-    for sm in score_history(records):
-        match = sm.match
+    scored = sorted(((score_record(r), r) for r in records if is_history(r)), key=lambda pair: order_key(pair[0]))
+    for sm, record in scored:
+        match = record.match
         names = [_cell(s.name) for s in match.sides]
         running = [0] * len(names)
         for number, (points, winner) in enumerate(zip(sm.hand_points, sm.hand_winners), start=1):
             running = [t + p for t, p in zip(running, points)]
             writer.writerow(
-                [sm.record.id, sm.date, _cell(match.rules.name), number]
+                [sm.id, sm.date, _cell(match.rules.name), number]
                 + (names + blank)[:CSV_SIDES]
                 + (list(points) + blank)[:CSV_SIDES]
                 + (running + blank)[:CSV_SIDES]

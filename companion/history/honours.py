@@ -9,9 +9,8 @@ A side without player ids (a record stored without them) holds no record: there 
 Ties: the first to reach a value keeps the record, in history order (oldest first, as `score_history` orders
 it), then hand order, then side order. So every device that holds the same history shows the same records.
 
-Pure: a function of the scored history, no I/O. Most figures come from `ScoredMatch`'s numbers; only the
-per-hand xeris need the engine's itemised lines, and those are asked for only where a side's xeris in the
-match could beat the record so far.
+Pure: a function of the scored history, no I/O: every figure comes from `ScoredMatch`'s numbers (the most
+xeris of a side in one hand too), so no match is scored again.
 """
 
 from __future__ import annotations
@@ -20,8 +19,7 @@ import enum
 from dataclasses import dataclass
 from collections.abc import Callable, Sequence
 
-from ..engine.match import Status, standing
-from ..engine.scoring import ITEMS, Item
+from ..engine.match import Status
 from .scored import ScoredMatch, SideFigures
 
 __all__ = ["HonourKind", "Honour", "Honours", "honours"]
@@ -94,12 +92,12 @@ def honours(history: Sequence[ScoredMatch]) -> Honours:
 
 
 def _ids(sm: ScoredMatch, side: int) -> tuple[str, ...]:
-    ids = sm.record.player_ids
+    ids = sm.player_ids
     return ids[side] if side < len(ids) else ()
 
 
 def _honour(kind: HonourKind, value: int, sm: ScoredMatch, side: int, hand: int | None) -> Honour:
-    return Honour(kind=kind, value=value, player_ids=_ids(sm, side), side=side, match_id=sm.record.id,
+    return Honour(kind=kind, value=value, player_ids=_ids(sm, side), side=side, match_id=sm.id,
                   date=sm.date, hand=hand)
 
 
@@ -121,28 +119,24 @@ def _highest_hand(history: Sequence[ScoredMatch]) -> Honour | None:
     return best
 
 
-_COUNTED: tuple[tuple[HonourKind, int, Callable[[SideFigures], int]], ...] = (
-    (HonourKind.MOST_XERIS_IN_A_HAND, ITEMS.index(Item.XERIS), lambda fig: fig.xeris),
-    (HonourKind.MOST_JACK_XERIS_IN_A_HAND, ITEMS.index(Item.JACK_XERIS), lambda fig: fig.jack_xeris),
+_COUNTED: tuple[tuple[HonourKind, Callable[[SideFigures], tuple[int, int | None]]], ...] = (
+    (HonourKind.MOST_XERIS_IN_A_HAND, lambda fig: (fig.top_xeris, fig.top_xeris_hand)),
+    (HonourKind.MOST_JACK_XERIS_IN_A_HAND, lambda fig: (fig.top_jack_xeris, fig.top_jack_xeris_hand)),
 )
-"""The per-hand counts: the record, where its line sits among a side's lines, and the side's match total."""
+"""The per-hand counts: the record, and a side's most in one hand of its match with the first hand holding it."""
 
 
 def _most_in_a_hand(history: Sequence[ScoredMatch]) -> tuple[Honour | None, ...]:
-    best: dict[HonourKind, Honour | None] = {kind: None for kind, _, _ in _COUNTED}
+    best: dict[HonourKind, Honour | None] = {kind: None for kind, _ in _COUNTED}
     for sm in history:
-        # A hand holds at most the match's total: only a side whose total beats the record may set a new one
-        # (and a record is at least 1), so most matches are never itemised.
-        wanted = [(kind, line, side) for kind, line, total in _COUNTED for side, fig in enumerate(sm.sides)
-                  if total(fig) > _value(best[kind]) and _ids(sm, side)]
-        if not wanted:
-            continue
-        for number, score in enumerate(standing(sm.match, strict=False).scores, start=1):
-            for kind, line, side in wanted:
-                count = score.lines[side][line].count or 0
-                if count > _value(best[kind]):
-                    best[kind] = _honour(kind, count, sm, side, number)
-    return tuple(best[kind] for kind, _, _ in _COUNTED)
+        for kind, top in _COUNTED:
+            # The match's first hand, then side, that holds the most: where a hand-by-hand walk sets the record.
+            found = [(count, -hand, -side) for side, fig in enumerate(sm.sides) for count, hand in (top(fig),)
+                     if hand is not None and count > _value(best[kind]) and _ids(sm, side)]
+            if found:
+                count, hand, side = max(found)
+                best[kind] = _honour(kind, count, sm, -side, -hand)
+    return tuple(best[kind] for kind, _ in _COUNTED)
 
 
 def _longest_streak(history: Sequence[ScoredMatch]) -> Honour | None:
@@ -151,7 +145,7 @@ def _longest_streak(history: Sequence[ScoredMatch]) -> Honour | None:
     for index, sm in enumerate(history):
         if not sm.is_decided:
             continue
-        for side, ids in enumerate(sm.record.player_ids):
+        for side, ids in enumerate(sm.player_ids):
             if side != sm.winner:
                 for player_id in ids:
                     running.pop(player_id, None)
@@ -165,8 +159,8 @@ def _longest_streak(history: Sequence[ScoredMatch]) -> Honour | None:
         if _beats(length, best):
             holders = tuple(p for p in team if running[p] == (length, first))
             best = Honour(kind=HonourKind.LONGEST_WINNING_STREAK, value=length, player_ids=holders,
-                          side=sm.winner, match_id=sm.record.id, date=sm.date,
-                          from_match_id=history[first].record.id)
+                          side=sm.winner, match_id=sm.id, date=sm.date,
+                          from_match_id=history[first].id)
     return best
 
 
@@ -174,7 +168,7 @@ def _biggest_comeback(history: Sequence[ScoredMatch]) -> Honour | None:
     best = None
     for sm in history:
         winner = sm.winner
-        if sm.status is not Status.WON or winner is None or not sm.match.goal.is_race or not _ids(sm, winner):
+        if sm.status is not Status.WON or winner is None or not sm.race or not _ids(sm, winner):
             continue
         totals = [0] * len(sm.totals)
         deepest, at = 0, None

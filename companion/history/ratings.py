@@ -19,6 +19,7 @@ a match edited, deleted or arriving late replays from the last checkpoint before
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
@@ -83,7 +84,7 @@ TABLES = ("2", "3", "4", "2x2")
 
 def table_of(match: ScoredMatch) -> str:
     """The match's table size, one of `TABLES`."""
-    return "2x2" if match.match.rules.partnerships else str(len(match.match.sides))
+    return "2x2" if match.partnerships else str(len(match.totals))
 
 
 @dataclass(frozen=True)
@@ -96,13 +97,13 @@ class Filter:
 
     def covers(self, match: ScoredMatch) -> bool:
         """Whether the match is of the season, the rule set and the table size (rated or not)."""
-        return (self.season.holds(match.when) and (self.rules is None or match.match.rules.name == self.rules)
+        return (self.season.holds(match.when) and (self.rules is None or match.rules == self.rules)
                 and (self.table is None or table_of(match) == self.table))
 
     def holds(self, match: ScoredMatch) -> bool:
         """Whether the match is rated: covered, decided, and every seat's player known."""
-        return (match.is_decided and match.record.finished is not None and self.covers(match)
-                and bool(match.record.player_ids) and all(match.record.player_ids))
+        return (match.is_decided and match.finished is not None and self.covers(match)
+                and bool(match.player_ids) and all(match.player_ids))
 
 
 @dataclass(frozen=True)
@@ -192,7 +193,7 @@ class _Effect:
 
 def _ranks(match: ScoredMatch) -> list[int]:
     """The sides' places (0 first, equal places shared): the winner first, then by what the goal counts."""
-    counts = match.totals if match.match.rules.goal.is_race else match.hands_won
+    counts = match.totals if match.race else match.hands_won
     keys = [(match.status is Status.WON and match.winner == side, counts[side]) for side in range(len(counts))]
     order = sorted(set(keys), reverse=True)
     return [order.index(key) for key in keys]
@@ -208,7 +209,7 @@ def _result(ranks: Sequence[int], side: int) -> str:
 def _rate(match: ScoredMatch, ratings: dict[str, tuple[float, float]]) -> _Effect:
     """One openskill update; `ratings` (player id → μ, σ) is updated in place."""
     fresh = _MODEL.rating()
-    sides = match.record.player_ids
+    sides = match.player_ids
     teams = [[_MODEL.rating(*ratings.get(p, (fresh.mu, fresh.sigma))) for p in ids] for ids in sides]
     ranks = _ranks(match)
     rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])
@@ -217,17 +218,17 @@ def _rate(match: ScoredMatch, ratings: dict[str, tuple[float, float]]) -> _Effec
         for player, b, a in zip(ids, before, after):
             ratings[player] = (a.mu, a.sigma)
             lines.append((player, side, _result(ranks, side), b.mu, b.sigma, a.mu, a.sigma))
-    return _Effect(match.record.id, match.date, match.when, tuple(lines))
+    return _Effect(match.id, match.date, match.when, tuple(lines))
 
 
 def _key(match: ScoredMatch) -> tuple:
     """What of a match its ratings depend on (an edit that changes none of it changes no rating)."""
-    return (match.record.id, match.date, match.status, match.winner, match.totals, match.hands_won,
-            match.record.player_ids, match.match.rules.goal.is_race)
+    return (match.id, match.date, match.status, match.winner, match.totals, match.hands_won,
+            match.player_ids, match.race)
 
 
 def _order(match: ScoredMatch) -> tuple[datetime, str]:
-    return match.when, match.record.id
+    return match.when, match.id
 
 
 @dataclass
@@ -240,6 +241,11 @@ class RatingBook:
     _checkpoints: dict[int, dict[str, tuple[float, float]]] = field(default_factory=lambda: {0: {}})
     _ratings: dict[str, tuple[float, float]] = field(default_factory=dict)
     _last: object = None
+    _moves: dict[str, tuple[list[Move], list[datetime]]] = field(default_factory=dict)
+    """Each player's moves so far, and when each match was (`leaderboard` asks on every page: each effect is
+    turned into moves once, not on every call)."""
+    _moved: int = 0
+    """How many of `_effects` `_moves` holds."""
 
     def update(self, history: Iterable[ScoredMatch]) -> None:
         """Bring the ratings up to `history` (any order: the season's matches are ordered here). The very history
@@ -259,6 +265,7 @@ class RatingBook:
             start = max(k for k in self._checkpoints if k <= same)
             self._ratings = dict(self._checkpoints[start])
             del self._effects[start:]
+            self._moves, self._moved = {}, 0
             self._checkpoints = {k: v for k, v in self._checkpoints.items() if k <= start}
         for index in range(len(self._effects), len(matches)):
             if index % CHECKPOINT == 0 and index not in self._checkpoints:
@@ -278,23 +285,24 @@ class RatingBook:
 
     def leaderboard(self, now: datetime) -> Leaderboard:
         """The leaderboard as of the last `update`; `now` for the change since a week before."""
-        week_ago = now - timedelta(days=7)
-        moves: dict[str, list[Move]] = {}
-        at_week: dict[str, float] = {}
-        for effect in self._effects:
+        for effect in self._effects[self._moved:]:
             shown_before = {p: shown(mu, sigma) for p, _, _, mu, sigma, _, _ in effect.lines}
             for player, side, result, mu0, s0, mu1, s1 in effect.lines:
                 others = [p for p, s, *_ in effect.lines if s != side]
                 gap = sum(shown_before[p] for p in others) / len(others) - shown_before[player] if others else 0.0
                 rated = "above" if gap > LEVEL else "below" if gap < -LEVEL else "level"
-                moves.setdefault(player, []).append(
-                    Move(effect.match_id, effect.date, shown(mu0, s0), shown(mu1, s1), result, tuple(others), rated))
-                if effect.when <= week_ago:
-                    at_week[player] = shown(mu1, s1)
+                moves, whens = self._moves.setdefault(player, ([], []))
+                moves.append(Move(effect.match_id, effect.date, shown(mu0, s0), shown(mu1, s1), result, tuple(others),
+                                  rated))
+                whens.append(effect.when)
+        self._moved = len(self._effects)
+        week_ago = now - timedelta(days=7)
         players = []
         for player, (mu, sigma) in self._ratings.items():
-            change = shown(mu, sigma) - at_week[player] if player in at_week else None
-            players.append(PlayerRating(player, mu, sigma, tuple(moves.get(player, ())), change))
+            moves, whens = self._moves.get(player, ([], []))
+            at_week = bisect_right(whens, week_ago)   # the player's matches up to a week before `now`
+            change = shown(mu, sigma) - moves[at_week - 1].after if at_week else None
+            players.append(PlayerRating(player, mu, sigma, tuple(moves), change))
         players.sort(key=lambda p: (p.provisional, -p.rating, p.player_id))
         return Leaderboard(tuple(players), len(self._effects))
 

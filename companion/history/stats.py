@@ -24,6 +24,8 @@ adding the figures up is then a few milliseconds for a thousand matches.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from itertools import chain
+from operator import itemgetter
 from typing import NamedTuple
 from collections.abc import Iterable
 
@@ -35,7 +37,7 @@ __all__ = [
     "SideFigures", "ScoredMatch", "is_history", "score_record", "score_history", "player_names",
     "BestHand", "PlayerStats", "player_stats",
     "HeadToHead", "head_to_head", "Partnership", "partnerships",
-    "HandPoints", "points_per_hand_series", "MonthWins", "wins_per_month",
+    "points_per_hand", "MonthWins", "wins_per_month",
     "TotalsSeries", "running_totals_series",
 ]
 
@@ -204,21 +206,21 @@ def player_stats(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         tens += fig.ten_of_diamonds
         twos += fig.two
         most += fig.most_cards
-        in_partnership |= sm.match.rules.partnerships
+        in_partnership |= sm.partnerships
         seat = sm.seat_of(player_id)
         if seat is not None and seat < len(sm.seat_taps):
             x, j, known = sm.seat_taps[seat]
             own_xeris, own_jacks, own_hands = own_xeris + x, own_jacks + j, own_hands + known
-            if sm.match.rules.partnerships:
-                partner = next((i for i, s in enumerate(sm.match.seats) if s.side == side and i != seat), None)
-                px, pj, _known = sm.seat_taps[partner] if partner is not None else (0, 0, 0)
+            partner = sm.partner_seat(seat)
+            if partner is not None:
+                px, pj, _known = sm.seat_taps[partner] if partner < len(sm.seat_taps) else (0, 0, 0)
                 for key, value in (("team_xeris", fig.xeris), ("team_jack_xeris", fig.jack_xeris),
                                    ("partner_xeris", px), ("partner_jack_xeris", pj),
                                    ("partnership_own_xeris", x), ("partnership_own_jack_xeris", j)):
                     team[key] += value
         better = fig.best_points is not None and (best is None or fig.best_points > best.points)
         if better and fig.best_points is not None and fig.best_hand is not None:
-            best = BestHand(points=fig.best_points, match_id=sm.record.id, hand=fig.best_hand, date=sm.date)
+            best = BestHand(points=fig.best_points, match_id=sm.id, hand=fig.best_hand, date=sm.date)
     played = results["won"] + results["lost"] + results["drawn"]
     return PlayerStats(
         player_id=player_id, matches=played + results["abandoned"], played=played,
@@ -259,7 +261,7 @@ def head_to_head(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -
         side = sm.side_of(player_id)
         if side is None or not sm.is_decided:
             continue
-        for other, ids in enumerate(sm.record.player_ids):
+        for other, ids in enumerate(sm.player_ids):
             if other == side:
                 continue
             for opponent in ids:
@@ -308,7 +310,7 @@ def _pairs(scored: list[ScoredMatch], player_id: str | None) -> list[Partnership
     for sm in scored:
         if not sm.is_decided:
             continue
-        for side, ids in enumerate(sm.record.player_ids):
+        for side, ids in enumerate(sm.player_ids):
             if len(ids) != 2 or (player_id is not None and player_id not in ids):
                 continue
             t = tally.setdefault((min(ids), max(ids)), [0, 0, 0, 0])
@@ -322,26 +324,11 @@ def _pairs(scored: list[ScoredMatch], player_id: str | None) -> list[Partnership
     return rows
 
 
-class HandPoints(NamedTuple):
-    """One point of a player's points-per-hand chart."""
-
-    date: str
-    """The match's date."""
-    hand: int
-    """The hand's number in its match, from 1."""
-    points: int
-    """The points of the player's side in that hand."""
-
-
-def points_per_hand_series(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -> list[HandPoints]:
-    """The player's side's points in every hand, oldest first (finished and abandoned matches)."""
-    series: list[HandPoints] = []
-    for sm in scored(records, player_id):
-        side = sm.side_of(player_id)
-        if side is not None:
-            series.extend(HandPoints(sm.date, number, points[side])
-                          for number, points in enumerate(sm.hand_points, start=1))
-    return series
+def points_per_hand(records: Iterable[MatchRecord | ScoredMatch], player_id: str) -> list[int]:
+    """The player's side's points in every hand, oldest first (finished and abandoned matches): a chart's line, as
+    plain numbers (a player at 5,000 tables has 50,000 of them)."""
+    return list(chain.from_iterable(map(itemgetter(side), sm.hand_points) for sm in scored(records, player_id)
+                                    if (side := sm.side_of(player_id)) is not None))
 
 
 class MonthWins(NamedTuple):

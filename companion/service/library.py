@@ -13,6 +13,7 @@ from collections.abc import Callable
 from ..engine.match import standing
 from ..formats.matchfile import dumps, fingerprint, match_from_dict, parse
 from .ports import DamagedMatch, MatchStorage
+from ..history.scored import ScoredMatch
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player, is_time
 from ..clock import new_id, utc_now
 
@@ -63,6 +64,11 @@ class Library:
     def matches(self) -> list[MatchSummary]:
         """Every stored match, newest first (the index alone: no match file is read)."""
         return self.storage.list_matches()
+
+    def scored(self) -> list[ScoredMatch]:
+        """The history's matches scored, any order (`score_history` orders them), from what the storage keeps
+        with each summary: no match file is read."""
+        return self.storage.list_scored()
 
     def get(self, match_id: str) -> MatchRecord:
         return self.storage.get(match_id)

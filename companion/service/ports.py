@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..engine.match import Standing
+from ..history.scored import ScoredMatch
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player
 from .. import changes as ch
 
@@ -153,6 +154,10 @@ class MatchStorage(Protocol):
         """Replace a stored record; `st` None when only its live taps changed."""
 
     def list_matches(self) -> list[MatchSummary]: ...
+
+    def list_scored(self) -> list[ScoredMatch]:
+        """The finished and abandoned matches (`MatchSummary.is_history`) scored, any order, without reading a
+        match file where the storage keeps each match's figures with its summary (every save writes them)."""
 
     def updated(self, match_id: str) -> str | None:
         """When the stored match last changed (its summary's `updated`), None when it is not stored: what

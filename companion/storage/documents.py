@@ -15,6 +15,7 @@ from ..engine.live import LiveHand, Tap
 from ..engine.match import Side, Standing, Status, standing
 from ..formats.matchfile import (MatchFileError, fingerprint_of, hand_from_dict, hand_to_dict, match_from_dict,
                                  match_to_dict)
+from ..history.scored import FIGURES, figures_doc, score_record
 from ..records import MatchRecord, MatchSummary, Player, TrailAction, TrailEntry, is_time
 from .schema import SCHEMA, migrate
 
@@ -195,7 +196,9 @@ def summary_doc(record: MatchRecord, updated: str, stamp: Sequence[int] | None,
                 st: Standing | None = None, match_doc: dict[str, Any] | None = None) -> dict[str, Any]:
     """The index entry of a match record; `stamp` is its file's [size, mtime_ns] when written.
 
-    Pass the match's standing and document when they are at hand, so neither is worked out again.
+    Pass the match's standing and document when they are at hand, so neither is worked out again. A finished or
+    abandoned match's entry keeps its scored figures too (`figures`: see `history.scored.figures_doc`), so the
+    history is built from the index without reading a match file; a match in play has none.
     """
     st = st or standing(record.match)
     return seal({
@@ -216,6 +219,9 @@ def summary_doc(record: MatchRecord, updated: str, stamp: Sequence[int] | None,
         "abandoned": record.abandoned,
         "fingerprint": fingerprint_of(match_doc if match_doc is not None else match_to_dict(record.match)),
         "stamp": list(stamp) if stamp is not None else None,
+        # Which matches the history lists: `MatchSummary.is_history`, from the entry's own fields.
+        **({"figures": figures_doc(score_record(record))} if st.status is not Status.PLAYING or record.abandoned
+           else {}),
     })
 
 
@@ -237,7 +243,9 @@ def check_summary_doc(raw: Any) -> dict[str, Any]:
 
     An entry whose checksum does not fit its fields was changed on disk (one flipped byte can turn a
     total of 31 into 3): it is refused, and the index rebuilt from the match files. An entry written
-    before entries had checksums is taken, with no stamp, so its match file is read again at open.
+    before entries had checksums is taken, with no stamp, so its match file is read again at open; so is
+    the entry of a finished or abandoned match without figures of this version (`FIGURES`: written by an
+    older app, or before figures were kept), so an old folder's index gains them once.
     """
     if isinstance(raw, dict) and "check" in raw and raw["check"] != entry_check(raw):
         raise DocumentError(f"the index entry of match {shown(raw.get('id'))} does not match its checksum")
@@ -270,7 +278,14 @@ def check_summary_doc(raw: Any) -> dict[str, Any]:
     stamp = doc.setdefault("stamp", None)
     _need(stamp is None or (isinstance(stamp, list) and len(stamp) == 2 and all(map(_is_int, stamp))),
           "an index entry's stamp is [size, mtime]")
-    return seal(doc)
+    history = doc["status"] != Status.PLAYING.value or doc["abandoned"]
+    figures = doc.get("figures")
+    if not history or not isinstance(figures, list) or figures[:1] != [FIGURES]:
+        doc.pop("figures", None)   # a match in play has none; others are worked out again at open
+        if history:
+            doc["stamp"] = None
+    # Checked above and unchanged since (nearly always): its checksum stands, worked out once, not twice.
+    return doc if "check" in doc and doc == raw else seal(doc)
 
 
 def summary_from_doc(doc: Mapping[str, Any], names: Mapping[str, str]) -> MatchSummary:

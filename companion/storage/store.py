@@ -20,6 +20,7 @@ from tinydb.table import Document
 
 from ..engine.match import Standing, standing
 from ..formats.matchfile import match_to_dict
+from ..history.scored import ScoredMatch, figures_doc, from_figures, score_record
 from ..service.ports import DamagedMatch, NoSuchMatch, StorageError, StoreClosed
 from ..records import DamagedFile, MatchRecord, MatchSummary, Player
 from ..clock import utc_now
@@ -84,6 +85,7 @@ class Store:
         """How deep this thread (or task: the browser build's round holds a batch across awaits, while the
         page saves in another task of the same thread) is in `batch`."""
         self._summaries: dict[str, tuple[dict[str, Any], int, MatchSummary]] = {}
+        self._scored: dict[str, tuple[dict[str, Any], int, ScoredMatch]] = {}
         self._players = PlayerBook(self._files, deferred=self._in_batch)
         self._settings = SettingsFile(self._files)
         try:
@@ -450,6 +452,36 @@ class Store:
         summary = summary_from_doc(doc, self._players.names())
         self._summaries[doc["id"]] = (doc, self._players.version, summary)
         return summary
+
+    def list_scored(self) -> list[ScoredMatch]:
+        """The history (`MatchSummary.is_history`) scored, from the index alone: each entry keeps its match's
+        figures, written with each save. Where an entry's figures cannot be read (the index is only a cache), the
+        match file is scored instead and the entry put right; a match whose file cannot be read is left out."""
+        with self.lock:
+            self._check_open()
+            out = []
+            for doc in self._index.values():
+                cached = self._scored.get(doc["id"])
+                if cached is not None and cached[0] is doc and cached[1] == self._players.version:
+                    out.append(cached[2])
+                    continue
+                summary = self._summary(doc)
+                if not summary.is_history:
+                    continue
+                try:
+                    scored = from_figures(summary, doc.get("figures"))
+                except ValueError:
+                    try:
+                        record = self._load(summary.id)
+                    except (DamagedMatch, NoSuchMatch):
+                        continue
+                    scored = score_record(record)
+                    doc = seal({**doc, "figures": figures_doc(scored)})
+                    self._put_summary(doc)
+                    scored = from_figures(self._summary(doc), doc["figures"])
+                self._scored[doc["id"]] = (doc, self._players.version, scored)
+                out.append(scored)
+            return out
 
     def find_same(self, fingerprint: str) -> MatchRecord | None:
         """The oldest readable stored match whose content has this fingerprint, if any."""

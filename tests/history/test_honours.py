@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from companion.engine import Goal, HandEntry, Item, Side, score_hand, standing
 from companion.history import honours as honours_module
+from companion.history import scored as scored_module
 from companion.history.honours import Honour, HonourKind, Honours, honours
 from companion.history.stats import player_stats, running_totals_series, score_history
 
@@ -96,23 +97,21 @@ def test_the_most_xeris_in_a_hand_counts_one_hand_not_the_match():
     assert every.highest_hand == Honour(HonourKind.HIGHEST_HAND, 56, ("anna",), 0, "m3", date("2025-01-03"), hand=2)
 
 
-def test_without_xeris_there_is_no_xeri_record_and_only_matches_that_can_set_one_are_itemised(monkeypatch):
-    itemised = []
-
-    def counting(match, strict=True):
-        itemised.append(match)
-        return standing(match, strict)
-
-    monkeypatch.setattr(honours_module, "standing", counting)
-    plain = of([duel("p", [FIRST_WINS, SECOND_WINS, TIED])])
-    assert (plain.most_xeris_in_a_hand, plain.most_jack_xeris_in_a_hand) == (None, None)
-    assert plain.highest_hand is not None
-    assert itemised == []
-    # m2's one xeri cannot beat m1's: only m1 is itemised, once for both kinds.
+def test_without_xeris_there_is_no_xeri_record_and_no_match_is_scored_again(monkeypatch):
     history = score_history([duel("m1", [FIRST_XERI], day="2025-01-01", goal=ONE_HAND),
                              duel("m2", [FIRST_WINS, FIRST_XERI], day="2025-01-02")])
-    assert honours(history).most_xeris_in_a_hand.match_id == "m1"
-    assert itemised == [history[0].match]
+    plain = score_history([duel("p", [FIRST_WINS, SECOND_WINS, TIED])])
+
+    def scoring(*args, **kwargs):
+        raise AssertionError("the records are added up from the scored history, never scored again")
+
+    monkeypatch.setattr(honours_module, "standing", scoring, raising=False)   # what it once itemised hands with
+    monkeypatch.setattr(scored_module, "standing", scoring)
+    assert (of(plain).most_xeris_in_a_hand, of(plain).most_jack_xeris_in_a_hand) == (None, None)
+    assert of(plain).highest_hand is not None
+    # m2's one xeri in its second hand cannot beat m1's in its first.
+    assert honours(history).most_xeris_in_a_hand == Honour(HonourKind.MOST_XERIS_IN_A_HAND, 1, ("anna",), 0, "m1",
+                                                           history[0].date, hand=1)
 
 
 def test_a_streak_ends_on_a_loss_or_a_draw_and_abandoned_matches_neither_end_nor_extend_it():
@@ -278,24 +277,24 @@ def histories(draw):
     return [draw(match_specs(f"m{i}")) for i in range(count)]
 
 
-def most_in_a_hand_by_hand(history, kind: HonourKind, item: Item | None) -> Honour | None:
-    """The per-hand record worked out the long way: every hand of every match itemised."""
+def most_in_a_hand_by_hand(history, matches, kind: HonourKind, item: Item | None) -> Honour | None:
+    """The per-hand record worked out the long way: every hand of every match (`matches`: by id) itemised."""
     best = None
     for sm in history:
-        for number, score in enumerate(standing(sm.match, strict=False).scores, start=1):
+        for number, score in enumerate(standing(matches[sm.id], strict=False).scores, start=1):
             for side in range(len(score.points)):
                 value = score.points[side] if item is None else score.line(side, item).count
                 if (item is None or value > 0) and (best is None or value > best.value):
-                    best = Honour(kind, value, sm.record.player_ids[side], side, sm.record.id, sm.date, hand=number)
+                    best = Honour(kind, value, sm.player_ids[side], side, sm.id, sm.date, hand=number)
     return best
 
 
-def comeback_by_hand(history) -> int | None:
+def comeback_by_hand(history, matches) -> int | None:
     deepest = 0
     for sm in history:
-        if sm.winner is None or not sm.match.goal.is_race:
+        if sm.winner is None or not matches[sm.id].goal.is_race:
             continue
-        sides = running_totals_series(sm.match).sides
+        sides = running_totals_series(matches[sm.id]).sides
         for point in range(len(sides[0])):
             others = max(s[point] for i, s in enumerate(sides) if i != sm.winner)
             deepest = max(deepest, others - sides[sm.winner][point])
@@ -305,20 +304,23 @@ def comeback_by_hand(history) -> int | None:
 @settings(max_examples=60, deadline=None)
 @given(histories(), st.randoms(use_true_random=False))
 def test_the_records_depend_only_on_the_history(specs, random):
-    history = score_history(build(s) for s in specs)
+    records = [build(s) for s in specs]
+    matches = {r.id: r.match for r in records}
+    history = score_history(records)
     got = honours(history)
     assert honours(history) == got
     shuffled = list(specs)
     random.shuffle(shuffled)
     assert honours(score_history(build(s) for s in shuffled)) == got
     # The same records the long way round.
-    assert got.highest_hand == most_in_a_hand_by_hand(history, HonourKind.HIGHEST_HAND, None)
-    assert got.most_xeris_in_a_hand == most_in_a_hand_by_hand(history, HonourKind.MOST_XERIS_IN_A_HAND, Item.XERIS)
-    assert got.most_jack_xeris_in_a_hand == most_in_a_hand_by_hand(history, HonourKind.MOST_JACK_XERIS_IN_A_HAND,
-                                                                   Item.JACK_XERIS)
+    assert got.highest_hand == most_in_a_hand_by_hand(history, matches, HonourKind.HIGHEST_HAND, None)
+    assert got.most_xeris_in_a_hand == most_in_a_hand_by_hand(history, matches, HonourKind.MOST_XERIS_IN_A_HAND,
+                                                              Item.XERIS)
+    assert got.most_jack_xeris_in_a_hand == most_in_a_hand_by_hand(history, matches,
+                                                                   HonourKind.MOST_JACK_XERIS_IN_A_HAND, Item.JACK_XERIS)
     streak = max((player_stats(history, p).longest_streak for p in PLAYERS), default=0)
     assert (got.longest_winning_streak.value if got.longest_winning_streak else 0) == streak
-    assert (got.biggest_comeback.value if got.biggest_comeback else None) == comeback_by_hand(history)
+    assert (got.biggest_comeback.value if got.biggest_comeback else None) == comeback_by_hand(history, matches)
 
 
 def test_importing_honours_loads_neither_flet_nor_tinydb():

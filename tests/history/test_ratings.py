@@ -18,7 +18,9 @@ from companion.history.ratings import (CHECKPOINT, PROVISIONAL_MATCHES, Filter, 
                                        shown)
 from companion.history.scored import ScoredMatch, score_record
 from companion.records import MatchRecord
-from tests.history.builders import CLASSIC, GREEK, PARTNERSHIP
+from tests.history.builders import CLASSIC, GREEK, PARTNERSHIP, SECOND_WINS, hand
+
+FIRST_TWO_XERIS = hand(cards=(30, 22), counting=(12, 8), two=1, xeris=(2, 0))          # 3+12+1+20 = 36, 9
 
 NOW = datetime(2025, 6, 30, tzinfo=UTC)
 
@@ -45,14 +47,14 @@ def by_hand(matches: list[ScoredMatch]) -> dict[str, tuple[float, float]]:
     """openskill called directly, match after match, with the places worked out here by hand."""
     model = PlackettLuce()
     now: dict[str, tuple[float, float]] = {}
-    for m in sorted(matches, key=lambda m: (m.when, m.record.id)):
-        teams = [[model.rating(*now[p]) if p in now else model.rating() for p in ids] for ids in m.record.player_ids]
+    for m in sorted(matches, key=lambda m: (m.when, m.id)):
+        teams = [[model.rating(*now[p]) if p in now else model.rating() for p in ids] for ids in m.player_ids]
         if m.status is Status.DRAWN:
             ranks = [0 if t == max(m.totals) else 1 for t in m.totals]
         else:
             ranks = [0 if s == m.winner else 1 + sorted(set(m.totals), reverse=True).index(t)
                      for s, t in enumerate(m.totals)]
-        for ids, team in zip(m.record.player_ids, model.rate(teams, ranks=ranks)):
+        for ids, team in zip(m.player_ids, model.rate(teams, ranks=ranks)):
             for p, r in zip(ids, team):
                 now[p] = (r.mu, r.sigma)
     return now
@@ -106,6 +108,7 @@ def test_the_same_matches_in_any_arrival_order_give_the_same_table(rnd, n):
     for m in rnd.sample(matches, len(matches)):          # one by one, as a group's devices hear of them
         arrived.append(m)
         book.update(arrived)
+        book.leaderboard(NOW)                             # asked between arrivals: what it keeps must follow
     assert book.leaderboard(NOW) == whole
     assert_same(whole, by_hand(matches))
 
@@ -115,6 +118,7 @@ def test_an_edit_a_deletion_and_a_late_match_rate_as_if_saved_that_way():
                       day=f"2025-06-{1 + i // 100:02d}", minute=i % 60) for i in range(2 * CHECKPOINT + 30)]
     book = RatingBook()
     book.update(matches)
+    assert book.leaderboard(NOW) == leaderboard(matches, NOW)
     edited = list(matches)
     edited[CHECKPOINT + 7] = replace(edited[CHECKPOINT + 7], totals=(40, 151), winner=1)   # a hand put right
     del edited[12]                                                                        # a match deleted
@@ -127,7 +131,7 @@ def test_an_edit_a_deletion_and_a_late_match_rate_as_if_saved_that_way():
 def test_abandoned_matches_and_matches_without_player_ids_are_not_rated():
     kept = played("m1", [["anna"], ["ben"]], [151, 60])
     abandoned = replace(played("m2", [["anna"], ["ben"]], [60, 151]), status=Status.PLAYING, winner=None)
-    no_ids = replace(kept, record=replace(kept.record, id="m3", player_ids=()))
+    no_ids = replace(kept, id="m3", player_ids=())
     board = leaderboard([kept, abandoned, no_ids], NOW)
     assert board.matches == 1 and board.of("anna").wins == 1
 
@@ -179,3 +183,17 @@ def test_partners_who_only_played_together_are_listed_by_name_whatever_their_ids
         board = leaderboard([played("m1", [ids[0], ids[1]], [151, 40])], NOW)
         names = {ids[0][0]: "Zoe", ids[0][1]: "Anna", "p3": "Chloe", "p4": "Ben"}
         assert [names[p.player_id] for p in board.ranked(names)] == ["Anna", "Zoe", "Ben", "Chloe"]
+
+
+def test_a_match_of_so_many_hands_is_ranked_by_hands_won_under_rules_whose_own_goal_is_a_race():
+    """The goal the table agreed counts, not the one the rule set starts a match with: classic rules race to 151,
+    yet a match of two hands agreed under them, one hand each, is a draw, however the points fell."""
+    hands = (FIRST_TWO_XERIS, SECOND_WINS)   # 36 : 9, then 10 : 15
+    match = Match(rules=CLASSIC, sides=(Side("Anna"), Side("Ben")), goal=Goal(hands=2), hands=hands)
+    record = MatchRecord(id="m1", match=match, created="2025-06-01T20:00:00+00:00",
+                         finished="2025-06-01T21:00:00+00:00", player_ids=(("anna",), ("ben",)))
+    drawn = score_record(record)
+    assert CLASSIC.goal.is_race and drawn.status is Status.DRAWN and drawn.totals[0] > drawn.totals[1]
+    board = leaderboard([drawn], NOW)
+    assert [m.result for p in board.players for m in p.moves] == ["drawn", "drawn"]
+    assert board.of("anna").mu == board.of("ben").mu

@@ -6,6 +6,8 @@ from dataclasses import replace
 
 from companion.engine import Goal, Match, Side
 from companion.formats.presets import preset
+from companion.service import Services
+from companion.storage import Store
 from companion.ui.viewmodel import AppModel, Screen
 
 from tests.play import play
@@ -81,6 +83,26 @@ def test_a_player_page_is_worked_out_and_shown(services, store):
     figures = {f.key: f.value for f in vm.player.page.figures}
     assert vm.player.page.name == "Anna"
     assert (figures["stat-matches"], figures["stat-won"]) == ("3", "1")   # lost r1, drew r2, won p1
+
+
+def test_the_history_the_ratings_and_a_player_page_read_no_match_file_on_a_store_just_opened(open_store,
+                                                                                            monkeypatch):
+    """Each match's figures are kept with its index entry (#27): a page adds them up, however many matches."""
+    with open_store() as store:
+        *history, playing = seed(store)
+    read: list[str] = []
+    real = Store._read_match
+    monkeypatch.setattr(Store, "_read_match", lambda self, path: read.append(path.stem) or real(self, path))
+    with open_store() as store:
+        services = Services.over(store)
+        vm = AppModel(services)
+        assert len(vm.history.rows()) == 4
+        anna = next(p.id for p in services.library.players() if p.name == "Anna")
+        vm.player.open(anna)
+        assert {f.key: f.value for f in vm.player.page.figures}["stat-matches"] == "3"
+        vm.ratings.open()
+        assert vm.ratings.page is not None and vm.ratings.page.rows
+    assert read == [playing.id]            # the match in play, which the app opens at its table; no other
 
 
 def test_an_unknown_screen_is_an_error_not_home(services):

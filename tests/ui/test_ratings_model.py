@@ -3,6 +3,13 @@ seasons and filters, and a match just finished counted the next time the leaderb
 
 from __future__ import annotations
 
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from companion.history.cache import HistoryCache
+from companion.history.ratings import Filter, RatingBook, leaderboard
 from companion.ui.viewmodel import AppModel, Screen
 from tests.play import finished_match
 
@@ -124,3 +131,25 @@ def test_a_season_of_the_groups_own_dates(services, store):
     app.ratings.type_date(1, last)
     app.ratings.show_dates()
     assert [r.name for r in app.ratings.page.rows] == ["Anna", "Ben"]        # the last day counts
+
+
+def test_the_warm_up_without_threads_rates_the_history_a_few_matches_at_a_time_as_from_scratch(services, store):
+    """The browser build's warm-up (`warm_stepwise`): the ratings in steps, each a prefix of the history, hand the
+    event loop back between them and end where one computation from scratch ends."""
+    for n in range(7):
+        finished_match(store, *(("Anna", "Ben"), ("Chloe", "Anna"), ("Ben", "Chloe"))[n % 3])
+    cache = HistoryCache()
+    steps: list[int] = []
+    real = RatingBook.update
+
+    def counted(book, history):
+        steps.append(len(history))
+        return real(book, history)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RatingBook, "update", counted)
+        asyncio.run(cache.warm_stepwise(services.library, step=3))
+    assert steps == [3, 6, 7]
+    now = datetime.now(UTC)
+    assert cache.leaderboard(services.library, Filter(), now) == leaderboard(cache.scored(services.library), now)
+    assert cache.changes_if_warm(services.library, [s.id for s in services.library.matches()]) is not None

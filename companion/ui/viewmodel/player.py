@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
-from ...history.stats import (HandPoints, MonthWins, head_to_head, partnerships, player_names, player_stats,
-                              points_per_hand_series, wins_per_month)
+from ...history.scored import scored
+from ...history.stats import (MonthWins, head_to_head, partnerships, player_names, player_stats, points_per_hand,
+                              wins_per_month)
 from ...history.ratings import Filter
 from .ratings import MoveRow, move_row
 from .session import Screen, Session, ViewModel, intent
@@ -30,7 +31,8 @@ class PlayerPage:
 
     name: str
     figures: tuple[Figure, ...]
-    points: tuple[HandPoints, ...]
+    points: tuple[int, ...]
+    """The points of the player's side in each hand, oldest first (the chart)."""
     months: tuple[MonthWins, ...]
     head_to_head: tuple[tuple[str, str], ...]
     """(opponent, record in words)."""
@@ -73,9 +75,10 @@ class PlayerModel(ViewModel):
     def _work(self, pid: str) -> tuple[str, PlayerPage]:
         tr = self.tr
         library = self.services.library
-        scored = self.session.history_cache.scored(library)
-        names = {**player_names(scored), **{p.id: p.name for p in library.players()}}
-        st = player_stats(scored, pid)
+        history = self.session.history_cache.scored(library)
+        names = {**player_names(history), **{p.id: p.name for p in library.players()}}
+        mine = scored(history, pid)   # the player's matches, picked once for every figure below
+        st = player_stats(mine, pid)
 
         def pct(x) -> str:
             return "–" if x is None else tr.percent(x)
@@ -115,10 +118,10 @@ class PlayerModel(ViewModel):
             return " · ".join((tr.n("player.wins", w), tr.n("player.losses", lost), tr.n("player.draws", d)))
 
         h2h = tuple((names.get(h.opponent_id, "?"), record(h.wins, h.losses, h.draws))
-                    for h in head_to_head(scored, pid))
+                    for h in head_to_head(mine, pid))
         partners = tuple((f"{name} & {names.get(p.partner_of(pid), '?')}", record(p.wins, p.losses, p.draws))
-                         for p in partnerships(scored, pid))
-        months = tuple(wins_per_month(scored, pid))
+                         for p in partnerships(mine, pid))
+        months = tuple(wins_per_month(mine, pid))
         labels = tuple(tr.month(date(int(m.month[:4]), int(m.month[5:7]), 1)) for m in months)
         note = None
         if team:
@@ -128,7 +131,7 @@ class PlayerModel(ViewModel):
                 all_team = st.team_xeris + st.team_jack_xeris
                 note += " " + tr.n("player.team_note_missing", missing, named=all_team - missing, team=all_team)
         moves = rated.moves if rated is not None else ()
-        return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand_series(scored, pid)), months, h2h,
+        return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand(mine, pid)), months, h2h,
                                partners, labels, note, tuple(m.after for m in moves),
                                tuple(move_row(tr, m, names) for m in reversed(moves[-MOVES_SHOWN:])),
                                rated.form if rated is not None else ())

@@ -247,14 +247,13 @@ class RatingsModel(ViewModel):
         found = honours([m for m in history if chosen.covers(m)])
         rows_of_honour = tuple(self._honour_row(h, names) for h in found.items())
         decided = [m for m in history if m.is_decided]
-        by_rules = {frozenset(m.record.id for m in decided if m.match.rules.name == r)
-                    for r in {m.match.rules.name for m in decided}}
+        by_rules = {frozenset(m.id for m in decided if m.rules == r) for r in {m.rules for m in decided}}
         counted = tr.n("ratings.counted", board.matches) if board.matches else tr("ratings.none")
         note = tr.n("ratings.provisional_note", PROVISIONAL_MATCHES) if any(r.provisional for r in rows) else None
         return RatingsPage(tuple(rows), counted, note,
-                           tuple(sorted({m.match.rules.name for m in decided})),
+                           tuple(sorted({m.rules for m in decided})),
                            tuple(t for t in TABLES if any(table_of(m) == t for m in decided)   # a table size that
-                                 and frozenset(m.record.id for m in decided if table_of(m) == t) not in by_rules),
+                                 and frozenset(m.id for m in decided if table_of(m) == t) not in by_rules),
                            rows_of_honour)    # picks the same matches as a rule set is not offered twice
 
     def _honour_row(self, h: Honour, names: dict[str, str]) -> HonourRow:

@@ -248,9 +248,9 @@ def player_screen(vm: AppModel) -> Frame:
     if page.points:
         pts = page.points
         chart = fch.LineChart(
-            data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i + 1, p.points) for i, p in enumerate(pts)],
+            data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i + 1, p) for i, p in enumerate(pts)],
                                            color=ft.Colors.PRIMARY, stroke_width=2, point=len(pts) < 40)],
-            height=190, expand=True, **axes(len(pts), max(p.points for p in pts)))
+            height=190, expand=True, **axes(len(pts), max(pts)))
         out.append(section(tr("player.points_chart"), labelled(
             ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)), "points-chart")))
     if page.months:
