@@ -48,7 +48,11 @@ def tree() -> str:
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True).stdout.strip()
 
     commit = git("rev-parse", "--short", "HEAD") or "unknown"
-    return commit + ("+" if git("status", "--porcelain", "--untracked-files=no") else "")
+    # What a run writes itself (the kept runs, the files that show them) is no change to what it measures: a
+    # run of several benchmarks would otherwise call every one after the first a measure of uncommitted code.
+    written = [*TARGETS, *([RUNS.relative_to(ROOT).as_posix()] if RUNS.is_relative_to(ROOT) else [])]
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", *(f":(exclude){w}" for w in written))
+    return commit + ("+" if changed else "")
 
 
 def machine() -> str:

@@ -166,3 +166,26 @@ def test_make_run_can_be_given_another_address_and_port():
 
     assert runs("HOST=0.0.0.0", "PORT=8600")[-1].endswith("-m companion --host 0.0.0.0 --port 8600")
     assert runs()[-1].endswith("-m companion --host 127.0.0.1 --port 8550")
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_a_run_is_not_called_a_measure_of_uncommitted_code_for_what_it_writes_itself(tmp_path, monkeypatch):
+    from benchmarks import kept
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=tmp_path, check=True,
+                       capture_output=True)
+
+    (tmp_path / "docs").mkdir()
+    for rel in ("README.md", "docs/pwa.md", "docs/bench-runs.jsonl", "code.py"):
+        (tmp_path / rel).write_text("x\n")
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "start")
+    monkeypatch.setattr(kept, "ROOT", tmp_path)
+    monkeypatch.setattr(kept, "RUNS", tmp_path / "docs" / "bench-runs.jsonl")
+    for rel in ("README.md", "docs/pwa.md", "docs/bench-runs.jsonl"):   # what a run of several benchmarks writes
+        (tmp_path / rel).write_text("y\n")
+    assert not kept.tree().endswith("+")
+    (tmp_path / "code.py").write_text("y\n")                            # the code measured, changed
+    assert kept.tree().endswith("+")
