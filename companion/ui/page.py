@@ -213,12 +213,11 @@ class PageAdapter:
         """Stop hearing other phones and devices: a closed tab's session is kept by Flet for an hour, and each
         phone's news would otherwise be drawn for nobody (and fail: its connection is gone)."""
         if self.subscribed:
+            self.subscribed = False   # first: news from here on goes straight out (`announce`)
             self.tell_others()      # what this phone changed before it went is still the table's news
             self.page.pubsub.unsubscribe()
             if self.news is not None:
                 self.news.unlisten(self.on_group_news)
-            self.session.announce = None
-            self.subscribed = False
 
     async def connected(self, _event: Any = None) -> None:
         """The phone came back (a reload, or back from sleep): hear the others again, show the match as it is
@@ -296,8 +295,12 @@ class PageAdapter:
     def announce(self, message: dict[str, Any]) -> None:
         """This phone changed a match (from the intent, on the loop or in the writer's thread): the other phones
         are told after this page's next redraw has been sent (`tell_others`), so the phone that tapped sees its
-        tap first, not after every other phone at the table was drawn."""
+        tap first, not after every other phone at the table was drawn. A phone gone away (asleep, reloading,
+        closed) draws nothing more, so a write of its that ends after it went is told at once: the other phones
+        would otherwise show the match as it was until something else redrew them."""
         self.own_news.append(message)
+        if not self.subscribed:
+            self.tell_others()
 
     def tell_others(self) -> None:
         """After each redraw of this page (`ui.app.App`): tell the other phones what this phone changed."""

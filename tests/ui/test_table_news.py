@@ -202,6 +202,13 @@ def test_what_a_phone_changed_is_told_after_its_own_redraw_and_still_told_when_i
     adapter.session.announce({"match": "m2", "replaces": None})
     adapter.disconnected()                                            # gone before its page was drawn again
     assert page.pubsub.sent[-1] == {"match": "m2", "replaces": None}
+    # A write of this phone's that ends after it went (the writer's thread was still at it): told at once, as
+    # no redraw of this page will come to tell it.
+    adapter.session.announce({"match": "m3", "replaces": None})
+    assert page.pubsub.sent[-1] == {"match": "m3", "replaces": None} and not adapter.own_news
+    adapter.subscribe()                                               # back: held again until its redraw
+    adapter.session.announce({"match": "m4", "replaces": None})
+    assert page.pubsub.sent[-1] == {"match": "m3", "replaces": None}
     page.loop.close()
 
 
