@@ -111,16 +111,15 @@ class Driver:
             # (Playwright's own click scrolls the accessibility tree's node into view, and Flutter's drawing does
             # not always follow: seen at 360×640 in Korean, the tree said goal-hands was at y 274 and the click went
             # there, while the drawing still showed the second team's fields; the app heard no tap.)
-            box = self.box_if_visible(ident)
-            if box is None:
+            # Then Playwright's click, which now has nothing to scroll and still waits until the control is steady
+            # and nothing else takes the pointer there (the loading screen, a moment after the first screen).
+            if self.box_if_visible(ident) is None:
                 try:
                     self.scroll_to(ident)
-                    box = self._towards_middle(ident)
-                except AssertionError:   # never wholly on screen (taller than the window): Playwright's click
-                    self._target(ident).click()
-                    box = None
-            if box is not None:
-                self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+                    self._towards_middle(ident)
+                except AssertionError:   # never wholly on screen (taller than the window): as Playwright scrolls
+                    pass
+            self._target(ident).click()
         else:
             box = self.visible_box(ident)
             self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
