@@ -4,13 +4,13 @@ building: the site itself is tested in Chromium by tests/e2e/test_pwa.py."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import tomllib
 from importlib.metadata import version
 from pathlib import Path
 
 from pwa import build
+
+from .imports import import_without
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_ONLY = {"flet-web", "uvicorn", "httpx"}
@@ -42,17 +42,8 @@ def test_the_browser_builds_app_starts_without_the_server_only_packages():
     # and view through it), with the packages it does not ship made impossible to import: a module that needs
     # one at import time would stop the app in the browser before its first screen.
     blocked = sorted(name.replace("-", "_") for name in SERVER_ONLY)
-    script = f"""
-import importlib.abc, sys
-class Refuse(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {blocked!r}:
-            raise ModuleNotFoundError(f"No module named {{name!r}} (not in the browser build)")
-        return None
-sys.meta_path.insert(0, Refuse())
-import companion.ui.browser_build, companion.ui.views, companion.sync.runner
-"""
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = import_without(blocked, "not in the browser build",
+                          "companion.ui.browser_build, companion.ui.views, companion.sync.runner")
     assert done.returncode == 0, done.stderr[-2000:]
 
 

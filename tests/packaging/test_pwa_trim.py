@@ -15,6 +15,8 @@ import pytest
 
 from pwa import build
 
+from .imports import import_without
+
 ROOT = Path(__file__).resolve().parents[2]
 COMPANION = ROOT / "companion"
 
@@ -111,18 +113,9 @@ def test_the_browser_builds_app_starts_without_the_standard_library_left_out():
     # What the browser build imports (as test_pwa_build.py's server-only check), with every module of
     # STDLIB_UNUSED made impossible to import: one the app needs would stop it before its first screen.
     left_out = sorted(name.rstrip("/").removesuffix(".py") for name in build.STDLIB_UNUSED)
-    script = f"""
-import importlib.abc, sys
-class Refuse(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path=None, target=None):
-        if name.split(".")[0] in {left_out!r}:
-            raise ModuleNotFoundError(f"No module named {{name!r}} (left out of the browser build)")
-        return None
-sys.meta_path.insert(0, Refuse())
-import companion.ui.browser_build, companion.ui.views, companion.sync.runner, companion.formats.archive
-import companion.history, flet, flet_charts
-"""
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    done = import_without(left_out, "left out of the browser build",
+                          "companion.ui.browser_build, companion.ui.views, companion.sync.runner, "
+                          "companion.formats.archive, companion.history, flet, flet_charts")
     assert done.returncode == 0, done.stderr[-2000:]
 
 
