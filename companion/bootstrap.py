@@ -71,11 +71,12 @@ class Parts:
                     log.exception("telling a phone that match %s changed", match_id)
 
     def start_background(self) -> None:
-        """Beside the screens, in threads: the writer, scoring the history ahead of time, and (a data folder on
-        disk) noticing the folder deleted while the app runs. Where there are no threads (a browser tab) the
-        front door warms the cache step by step instead (`HistoryCache.warm_stepwise`)."""
+        """Beside the screens, in threads: the writer, scoring the history ahead of time and keeping the player
+        pages' figures for the next run whenever it changed, and (a data folder on disk) noticing the folder
+        deleted while the app runs. Where there are no threads (a browser tab) the front door does the history's
+        part step by step instead (`HistoryCache.follow_stepwise`)."""
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="xeri-writes")
-        threading.Thread(target=self.history.warm, args=(self.services.library,), name="history-warm-up",
+        threading.Thread(target=self.history.follow, args=(self.services.library, self._stop), name="history-warm-up",
                          daemon=True).start()
         threading.Thread(target=_watch_folder, args=(self.storage.check_folder, self._stop),
                          name="data-folder-watch", daemon=True).start()

@@ -8,13 +8,17 @@ import threading
 from typing import Any, TypeVar
 
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import UTC, datetime
 
+from .pages import PlayerFigures, kept_key, pages_bytes, pages_from_bytes, player_figures
 from .ratings import Filter, Leaderboard, RatingBook
 from .stats import ScoredMatch, score_history
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+PAGES = "player-pages"
+"""The name every player's page figures are kept under between runs (`Library.keep`)."""
 
 
 class HistoryCache:
@@ -25,17 +29,22 @@ class HistoryCache:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._key: tuple = ()
+        self._key = ""
         self._result: tuple[ScoredMatch, ...] = ()
         self._books: dict[Filter, RatingBook] = {}
         """The ratings of each filter asked for, kept between calls (a new match costs one update)."""
         self._books_lock = threading.Lock()
+        self._pages_key = ""
+        self._pages: dict[str, PlayerFigures] = {}
+        """Player pages' figures worked out or read for the history of `_pages_key`, by player id."""
+        self._kept = ""
+        """The key of the figures last kept or found kept (`keep_pages` writes them again when it changes)."""
 
     @staticmethod
-    def _key_of(library: Any) -> tuple:
-        """The key a scored history is kept under: each history match's id and last change (as one string each,
-        not a pair: asked on every page, 5,000 pairs were 5,000 objects more for the garbage collector)."""
-        return tuple(s.id + s.updated for s in library.matches() if s.is_history)
+    def _key_of(library: Any) -> str:
+        """The key a scored history is kept under: a digest of each history match's id and last change, which the
+        storage keeps up to date with each write (`Library.history_key`), so asking costs nothing."""
+        return str(library.history_key())
 
     def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
         """The scored history of `library` (the service's `Library`), oldest first."""
@@ -74,12 +83,76 @@ class HistoryCache:
             book.update(history)
             return use(book)
 
+    # --- a player's page ---------------------------------------------------------------------------------
+    def player_figures(self, library: Any, player_id: str) -> PlayerFigures:
+        """What `player_id`'s page shows: from memory, else from the figures kept by an earlier run under the same
+        history (a page opens at once on a store just opened, however long the history), else worked out."""
+        key = self._key_of(library)
+        with self._lock:
+            if self._pages_key == key and player_id in self._pages:
+                return self._pages[player_id]
+            warm = self._key == key
+        if not warm:
+            kept = pages_from_bytes(library.read_kept(PAGES), key)
+            if kept is not None:
+                with self._lock:
+                    if self._pages_key != key:
+                        self._pages_key, self._pages = key, {}
+                    self._pages = {**kept, **self._pages}
+                    self._kept = key
+                if player_id in kept:
+                    return kept[player_id]
+        figures = self._work_out(library, player_id)
+        with self._lock:
+            if self._pages_key != key:
+                self._pages_key, self._pages = key, {}
+            self._pages[player_id] = figures
+        return figures
+
+    def _work_out(self, library: Any, player_id: str) -> PlayerFigures:
+        history = self.scored(library)
+        rated = self._with_book(Filter(), history, lambda book: book.leaderboard(datetime.now(UTC)).of(player_id))
+        return player_figures(history, player_id, rated)
+
+    def keep_pages(self, library: Any) -> bool:
+        """Every player's page worked out and kept for the next run, unless kept for this very history already;
+        True when it kept them."""
+        key = self._key_of(library)
+        if key in (self._kept, kept_key(library.read_kept(PAGES))):
+            self._kept = key
+            return False
+        pages = {pid: self._work_out(library, pid) for pid in sorted(library.seen_players())}
+        return self._keep(library, key, pages)
+
+    def _keep(self, library: Any, key: str, pages: dict[str, PlayerFigures]) -> bool:
+        if self._key_of(library) != key:   # the history changed meanwhile: kept by the next round
+            return False
+        library.keep(PAGES, pages_bytes(key, pages))
+        with self._lock:
+            self._kept = key
+            if self._pages_key != key:
+                self._pages_key, self._pages = key, {}
+            self._pages.update(pages)
+        return True
+
+    # --- ahead of time ----------------------------------------------------------------------------------
     def warm(self, library: Any) -> None:
-        """The history and its all-time ratings worked out now, so the first player page opens at once."""
+        """The history and its all-time ratings worked out now, so the first player page opens at once, and every
+        player's page kept for the next run."""
         try:
             self._with_book(Filter(), self.scored(library), lambda book: None)
+            self.keep_pages(library)
         except Exception:  # a warm-up is only a head start: the page reads what it needs itself
             log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)
+
+    def follow(self, library: Any, stop: threading.Event, every: float = 10.0) -> None:
+        """`warm` now, then again whenever the history has changed (checked every `every` seconds: asking costs
+        nothing), until `stop` is set: what the next run finds kept is at most that much behind."""
+        while True:
+            if self._key_of(library) != self._kept:
+                self.warm(library)
+            if stop.wait(every):
+                return
 
     async def warm_stepwise(self, library: Any, step: int = 250) -> None:
         """`warm` where there are no threads (a browser tab): the ratings a few hundred matches at a time (each
@@ -92,5 +165,21 @@ class HistoryCache:
                 self._with_book(Filter(), history[:end], lambda book: None)
             await asyncio.sleep(0)
             self._with_book(Filter(), self.scored(library), lambda book: None)
+            key = self._key_of(library)
+            if key in (self._kept, kept_key(library.read_kept(PAGES))):
+                self._kept = key
+                return
+            pages = {}
+            for pid in sorted(library.seen_players()):   # a page at a time
+                await asyncio.sleep(0)
+                pages[pid] = self._work_out(library, pid)
+            self._keep(library, key, pages)
         except Exception:  # only a head start, as `warm`
             log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)
+
+    async def follow_stepwise(self, library: Any, every: float = 10.0) -> None:
+        """`follow` where there are no threads: `warm_stepwise` now and whenever the history has changed."""
+        while True:
+            if self._key_of(library) != self._kept:
+                await self.warm_stepwise(library)
+            await asyncio.sleep(every)

@@ -7,7 +7,7 @@ is over, and Home no longer shows it). Pure: a function of the summaries and the
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 
 from ..records import MatchSummary
@@ -38,3 +38,18 @@ def evening(summaries: Iterable[MatchSummary], now: datetime) -> tuple[MatchSumm
             break
         run.append(item)
     return tuple(s for _, _, s in reversed(run))
+
+
+def latest_evening(newest: Callable[[int], Sequence[MatchSummary]], now: datetime,
+                   first: int = 16) -> tuple[MatchSummary, ...]:
+    """`evening` of a history asked a page at a time: `newest(n)` gives its `n` newest matches (by `when`: a
+    decided match's is when it ended). Pages double until the evening starts inside one, so a long history
+    costs an evening's matches, not the whole history."""
+    n = first
+    while True:
+        page = newest(n)
+        run = evening(page, now)
+        ended = sum(1 for s in page if not s.is_playing and _ended(s) is not None)
+        if len(page) < n or len(run) < ended:
+            return run
+        n *= 2

@@ -65,6 +65,34 @@ class Library:
         """Every stored match, newest first (the index alone: no match file is read)."""
         return self.storage.list_matches()
 
+    def history(self, *, player: str | None = None, rules: str | None = None, empty: bool = True,
+                limit: int | None = None) -> list[MatchSummary]:
+        """Finished and abandoned matches, newest first, filtered (see `MatchStorage.history`); only the
+        summaries asked for are built."""
+        return self.storage.history(player=player, rules=rules, empty=empty, limit=limit)
+
+    def history_count(self, *, player: str | None = None, rules: str | None = None, empty: bool = True) -> int:
+        return self.storage.history_count(player=player, rules=rules, empty=empty)
+
+    def playing(self) -> list[MatchSummary]:
+        """The matches in play (neither decided nor abandoned), any order."""
+        return self.storage.playing()
+
+    def seen_players(self) -> set[str]:
+        """The ids of the players some stored match seats."""
+        return self.storage.seen_players()
+
+    def history_key(self) -> str:
+        """The same while no finished or abandoned match is added, changed or removed (see `MatchStorage`)."""
+        return self.storage.history_key()
+
+    def read_kept(self, name: str) -> bytes | None:
+        """Figures kept between runs (`MatchStorage.keep`), None when none are."""
+        return self.storage.read_kept(name)
+
+    def keep(self, name: str, data: bytes) -> None:
+        self.storage.keep(name, data)
+
     def scored(self) -> list[ScoredMatch]:
         """The history's matches scored, any order (`score_history` orders them), from what the storage keeps
         with each summary: no match file is read."""

@@ -155,6 +155,24 @@ class MatchStorage(Protocol):
 
     def list_matches(self) -> list[MatchSummary]: ...
 
+    def history(self, *, player: str | None = None, rules: str | None = None, empty: bool = True,
+                limit: int | None = None) -> list[MatchSummary]:
+        """The finished and abandoned matches (`MatchSummary.is_history`), newest first by `when` then id,
+        filtered: seating `player`, of the rule set `rules`, `empty` for the matches stopped before their first
+        hand too; at most `limit`, building only the summaries returned."""
+
+    def history_count(self, *, player: str | None = None, rules: str | None = None, empty: bool = True) -> int:
+        """How many matches `history` lists with these filters and no limit."""
+
+    def playing(self) -> list[MatchSummary]:
+        """The matches in play (neither decided nor abandoned), any order."""
+
+    def seen_players(self) -> set[str]:
+        """The ids of the players some stored match seats."""
+
+    def history_key(self) -> str:
+        """A key of the history: the same while no finished or abandoned match is added, changed or removed."""
+
     def list_scored(self) -> list[ScoredMatch]:
         """The finished and abandoned matches (`MatchSummary.is_history`) scored, any order, without reading a
         match file where the storage keeps each match's figures with its summary (every save writes them)."""
@@ -173,6 +191,14 @@ class MatchStorage(Protocol):
     def delete(self, match_id: str) -> None: ...
 
     def restore(self, match_id: str) -> MatchRecord: ...
+
+    # figures kept between runs (a cache of what the matches add up to)
+    def read_kept(self, name: str) -> bytes | None:
+        """What `keep` kept under `name`, None when nothing is."""
+
+    def keep(self, name: str, data: bytes) -> None:
+        """Keep figures worked out from the matches: never synced or exported; read back with the key they were
+        worked out under, so figures of another history are never shown."""
 
     # players and settings
     def player_id(self, name: str) -> str: ...

@@ -123,8 +123,7 @@ class Table:
 
     def unfinished(self) -> MatchRecord | None:
         """The match to resume: the one played most recently that is still playing and not abandoned."""
-        playing = [s for s in self.storage.list_matches() if s.is_playing and not s.abandoned]
-        for summary in sorted(playing, key=lambda s: (s.updated, s.created, s.id), reverse=True):
+        for summary in sorted(self.storage.playing(), key=lambda s: (s.updated, s.created, s.id), reverse=True):
             try:
                 return self.storage.get(summary.id)
             except (NoSuchMatch, DamagedMatch):  # gone, or set aside as damaged: the next one, then

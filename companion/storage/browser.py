@@ -217,11 +217,29 @@ class BrowserStore(Store):
         """What `files.changes` said when the folder and IndexedDB last agreed (-1: not known)."""
         self.refused: str | None = kept_in.refused
         """Why the last flush failed (what the browser said), or None after one that worked."""
+        self._keeping: asyncio.Task | None = None
+        """The flush after figures were kept (held: a task nobody holds may be collected before it ran)."""
 
     @property
     def folder(self) -> Path | None:
         """No folder a person can find: the data is the browser's (see `companion.service.ports`)."""
         return None
+
+    def keep(self, name: str, data: bytes) -> None:
+        """`Store.keep`, then flushed to IndexedDB beside the page's work (no tap waits for it): figures kept
+        between runs must outlive the tab, and nothing else may write for a while."""
+        super().keep(name, data)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return                      # not on the page's loop (a test): the next settle keeps it
+        self._keeping = loop.create_task(self._settle_quietly())
+
+    async def _settle_quietly(self) -> None:
+        try:
+            await self.settle()
+        except StorageError:
+            pass   # `refused` says why; the next write's settle tries again
 
     # --- durability -------------------------------------------------------------------------------------
     def unsettled(self) -> bool:

@@ -94,9 +94,11 @@ def folder_syncs_at_end() -> Iterator[None]:
             fsync_dir(folder)
 
 
-def _changed() -> None:
+def _changed(tell: bool = True) -> None:
     global changes
     changes += 1
+    if not tell:
+        return
     for listener in tuple(_listeners):
         try:
             listener()
@@ -156,12 +158,14 @@ def write_many(items: list[tuple[Path, bytes]], *, folders_now: bool = False) ->
             fsync_dir(folder)
 
 
-def write_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
+def write_atomic(path: Path, data: bytes, *, private: bool = False, tell: bool = True) -> None:
     """Replace `path` with `data`: write a temporary file beside it, fsync it, rename it over, fsync the folder.
 
     A crash at any moment leaves either the old file or the new one, never a mix; a stray temporary
     file may remain, and `clean_temp_files` removes it. `private`: only this device's user may read it
-    (0600 from its first byte on: a file holding a password).
+    (0600 from its first byte on: a file holding a password). `tell`: tell the listeners (`on_change`); a cache
+    of figures worked out from the matches is no news to anyone (it still counts as a change in `changes`, so the
+    browser build keeps it).
     """
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600 if private else 0o644)
@@ -171,7 +175,7 @@ def write_atomic(path: Path, data: bytes, *, private: bool = False) -> None:
             handle.flush()
             _fsync(handle.fileno())
         os.replace(tmp, path)
-        _changed()
+        _changed(tell)
     except BaseException:
         try:
             tmp.unlink()

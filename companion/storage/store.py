@@ -26,10 +26,10 @@ from ..records import DamagedFile, MatchRecord, MatchSummary, Player
 from ..clock import utc_now
 from .documents import (DocumentError, is_id, match_name, record_from_doc, record_to_doc, seal,
                         summary_doc, summary_from_doc, with_names)
-from .files import clean_temp_files, disk_faults, folder_syncs_at_end, move_durably
+from .files import clean_temp_files, disk_faults, folder_syncs_at_end, move_durably, write_atomic
 from .folder import (BIN, DAMAGE, DAMAGED, DOC_ID, INDEX, INDEX_TABLE, MATCH_TABLE, MATCHES, DataFolder,
                      data_dir, db, put_doc, reason, stamp, write_table, write_tables)
-from .index import Index, bucket_of, read_buckets
+from .index import Index, bucket_of, is_empty, read_buckets
 from .lock import FolderLock
 from .people import PlayerBook, SettingsFile
 from .schema import TooNew
@@ -210,6 +210,32 @@ class Store:
             self._unsaved_buckets |= {bucket_of(m) for m in self._index}
             self._write_unsaved()
             return True
+
+    # --- figures kept between runs --------------------------------------------------------------
+    def _kept_path(self, name: str) -> Path:
+        if not name.replace("-", "").isalpha():
+            raise ValueError(f"not a name for kept figures: {name!r}")
+        return self.path / f"{name}.kept"
+
+    def read_kept(self, name: str) -> bytes | None:
+        """Figures worked out from the matches and kept under `name` (a cache: see `keep`), None when none are."""
+        with self.lock:
+            self._check_open()
+            try:
+                return self._kept_path(name).read_bytes()
+            except OSError:
+                return None
+
+    def keep(self, name: str, data: bytes) -> None:
+        """Keep figures worked out from the matches (`history.pages`), replacing those kept under `name`: a cache,
+        never synced or exported, which its reader checks against the history's key. A read-only store keeps
+        nothing."""
+        with self.lock:
+            self._check_open()
+            if self.read_only:
+                return
+            with self._disk("keep the history's figures"):
+                write_atomic(self._kept_path(name), data, tell=False)
 
     # --- settings and players ------------------------------------------------------------------
     def settings(self) -> dict[str, Any]:
@@ -436,6 +462,50 @@ class Store:
             self._check_open()
             ordered = sorted(self._index.values(), key=lambda s: (s["created"], s["id"]), reverse=True)
             return [self._summary(s) for s in ordered]
+
+    def history(self, *, player: str | None = None, rules: str | None = None, empty: bool = True,
+                limit: int | None = None) -> list[MatchSummary]:
+        """The history's matches (`MatchSummary.is_history`), newest first by `when` then id: those seating
+        `player`, of the rule set `rules`, with or without the matches stopped before their first hand
+        (`empty`), at most `limit`. Only the summaries returned are built: a page of a long history costs a page."""
+        with self.lock:
+            self._check_open()
+            out: list[MatchSummary] = []
+            for doc in self._index.history():
+                if limit is not None and len(out) >= limit:
+                    break
+                if ((player is None or any(player in ids for ids in doc["player_ids"]))
+                        and (rules is None or doc["rules"] == rules) and (empty or not is_empty(doc))):
+                    out.append(self._summary(doc))
+            return out
+
+    def history_count(self, *, player: str | None = None, rules: str | None = None, empty: bool = True) -> int:
+        """How many matches `history` lists with these filters (and no limit), without building them."""
+        with self.lock:
+            self._check_open()
+            if player is None and rules is None:
+                return self._index.history_size(empty)
+            return sum(1 for doc in self._index.history()
+                       if (player is None or any(player in ids for ids in doc["player_ids"]))
+                       and (rules is None or doc["rules"] == rules) and (empty or not is_empty(doc)))
+
+    def playing(self) -> list[MatchSummary]:
+        """The matches in play (neither decided nor abandoned), any order."""
+        with self.lock:
+            self._check_open()
+            return [self._summary(doc) for doc in self._index.playing()]
+
+    def seen_players(self) -> set[str]:
+        """The ids of the players some stored match seats."""
+        with self.lock:
+            self._check_open()
+            return self._index.seen()
+
+    def history_key(self) -> str:
+        """A digest of the history's matches and when each last changed (see `Index.history_key`)."""
+        with self.lock:
+            self._check_open()
+            return self._index.history_key()
 
     def updated(self, match_id: str) -> str | None:
         """When the stored match last changed, from the index alone (None when it is not stored)."""

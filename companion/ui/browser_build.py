@@ -228,7 +228,7 @@ def run() -> None:
             report_modules()
             start_sync(page, parts, store)
             await asyncio.sleep(max(WARM_AFTER - 2, 0))
-            await parts.history.warm_stepwise(parts.services.library)
+            await parts.history.follow_stepwise(parts.services.library)
 
         page.run_task(after_start)
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from companion.engine.match import Status
-from companion.history.evening import FRESH, GAP, evening
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.history.evening import FRESH, GAP, evening, latest_evening
 from companion.records import MatchSummary
 
 NOW = datetime(2026, 12, 5, 23, 30, tzinfo=UTC)
@@ -47,3 +50,20 @@ def test_a_stopped_match_is_dated_by_its_start_not_by_when_this_device_stored_it
     from dataclasses import replace
 
     assert replace(stopped, updated="2030-01-01T00:00:00Z").when == stopped.when
+
+
+@given(st.lists(st.tuples(st.integers(0, 60 * 30), st.sampled_from(["won", "stopped", "playing"])), max_size=60),
+       st.integers(1, 8))
+def test_the_evening_asked_a_page_at_a_time_is_the_evening_of_the_whole_history(items, first):
+    """Home asks the newest matches a page at a time (#27): the same evening as from every match."""
+    summaries = [ended(f"m{n:02}", timedelta(minutes=ago) if kind != "playing" else None, kind == "stopped")
+                 for n, (ago, kind) in enumerate(items)]
+    history = sorted((s for s in summaries if s.is_history), key=lambda s: (s.when, s.id), reverse=True)
+    asked: list[int] = []
+
+    def newest(n: int) -> list[MatchSummary]:
+        asked.append(n)
+        return history[:n]
+
+    assert latest_evening(newest, NOW, first=first) == evening(summaries, NOW)
+    assert asked[-1] <= max(first, 2 * len(history))

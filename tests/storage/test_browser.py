@@ -127,3 +127,33 @@ def test_a_browser_without_indexeddb_runs_the_app_in_memory_and_says_why(tmp_pat
 def test_a_second_tab_gets_no_store_while_the_first_holds_the_data(tmp_path):
     folder, store = open_page(tmp_path, FakeBrowser(lock=False), 1)
     assert folder.elsewhere and store is None
+
+
+def test_figures_kept_on_the_page_are_flushed_for_the_next_page_without_a_write_after_them(tmp_path):
+    """The player pages a tab keeps (#27) outlive it: kept on the page's loop, they are flushed beside it."""
+    import asyncio
+
+    from companion.history.cache import PAGES, HistoryCache
+    from companion.history.pages import kept_key
+
+    fake = FakeBrowser()
+    _, store = open_page(tmp_path, fake, 1)
+    add_match(store)
+    run(store.settle())
+    library = Services.over(store).library
+
+    async def follow_once() -> None:
+        cache = HistoryCache()
+        await cache.warm_stepwise(library)
+        for _ in range(100):          # the flush runs beside, as the page's other work would
+            if not store.unsettled():
+                return
+            await asyncio.sleep(0.01)
+
+    run(follow_once())
+    key = library.history_key()
+    assert not store.unsettled() and kept_key(store.read_kept(PAGES)) == key
+    store.close()
+    _, again = open_page(tmp_path, fake, 2)
+    assert kept_key(again.read_kept(PAGES)) == key
+    again.close()

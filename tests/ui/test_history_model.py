@@ -130,3 +130,51 @@ def test_an_export_names_the_laptops_folder_only_on_the_laptop_a_served_phone_is
         assert app.history.download is not None and app.history.download[0].endswith(".zip")
         if not local:
             assert str(services.library.folder) not in app.session.notice.text
+
+
+def test_a_long_history_shows_a_page_of_rows_and_adds_the_next_under_them(services, store):
+    """A club's 5,000 matches were 5,000 rows built and drawn at once (#27): the list shows a page, and "show
+    more" adds the next page under the rows shown; a filter starts again from one page."""
+    from companion.ui.viewmodel.history import PAGE
+    from tests.screens import ScreenPhone
+
+    table = play(store)
+    first = table.start(Match(rules=CLASSIC, sides=(Side("Anna"), Side("Ben")), goal=Goal(hands=1),
+                              hands=(hand_for(0),)))
+    for _ in range(2 * PAGE + 19):
+        table.start(Match(rules=CLASSIC, sides=(Side("Anna"), Side("Chris")), goal=Goal(hands=1),
+                          hands=(hand_for(0),)))
+    phone = ScreenPhone(AppModel(services))
+    vm = phone.vm
+    vm.history.open()
+    everything = [s.id for s in services.library.matches() if s.is_history]
+    newest_first = [s.id for s in sorted(services.library.matches(), key=lambda s: (s.when, s.id), reverse=True)]
+    assert len(everything) == 2 * PAGE + 20
+    shown = vm.history.rows()
+    assert [r.id for r in shown] == newest_first[:PAGE] and first.id not in {r.id for r in shown}
+    assert phone.text_of("history-more") == f"Show {PAGE} more matches"
+    phone.tap("history-more")
+    assert [r.id for r in vm.history.rows()] == newest_first[:2 * PAGE]
+    phone.tap("history-more")
+    assert [r.id for r in vm.history.rows()] == newest_first and vm.history.rows()[-1].id == first.id
+    assert vm.history.more_count() == 0 and not phone.has_text("more match")
+    ben = next(p.id for p in services.library.players() if p.name == "Ben")
+    vm.history.filter_player(ben)                       # a filter: one page again, of its own matches
+    assert [r.id for r in vm.history.rows()] == [first.id] and vm.history.more_count() == 0
+    vm.history.filter_player(ben)
+    assert len(vm.history.rows()) == PAGE and vm.history.more_count() == PAGE
+
+
+def test_the_count_of_hidden_matches_and_the_rows_follow_the_filters(services, store):
+    """Matches stopped before their first hand are counted without building the list (#27)."""
+    table = play(store)
+    for names in (("Anna", "Ben"), ("Anna", "Chris"), ("Ben", "Chris")):
+        table.abandon(table.start(Match.new(CLASSIC, [Side(n) for n in names])).id)
+    seed(store)
+    vm = AppModel(services)
+    assert vm.history.hidden_count() == 3 and len(vm.history.rows()) == 4
+    anna = next(p.id for p in services.library.players() if p.name == "Anna")
+    vm.history.filter_player(anna)
+    assert vm.history.hidden_count() == 2
+    vm.history.toggle_empty()
+    assert vm.history.hidden_count() == 0 and len(vm.history.rows()) == 2 + 3   # r1, r2, p1 and two empties

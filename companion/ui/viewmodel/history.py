@@ -14,6 +14,10 @@ from ...service import ImportReport, MatchSummary, Player, StorageError, history
 from .session import Screen, Session, Tone, ViewModel, intent
 from .sheet import target_in_force
 
+PAGE = 50
+"""Matches the history list shows at first, and adds with each "show more": a club's 5,000 matches are not
+5,000 rows to build and draw."""
+
 
 @dataclass(frozen=True)
 class HistoryRow:
@@ -53,38 +57,41 @@ class HistoryModel(ViewModel):
         """An export for the page to hand to the browser as a download (name, bytes); the page clears it."""
         self.progress: tuple[int, int] | None = None
         """While an import runs: (match files done, match files in all), for the screen to show."""
+        self.shown = PAGE
+        """How many matches the list shows (a page more with each "show more")."""
 
     # --- what the screen shows -------------------------------------------------------------------------
-    def _listed(self) -> list[MatchSummary]:
-        return [s for s in self.services.library.matches() if s.is_history
-                and (self.player is None or s.has_player(self.player))
-                and (self.rules is None or s.rules == self.rules)]
-
-    @staticmethod
-    def _empty(s: MatchSummary) -> bool:
-        return s.is_stopped and s.hands == 0
+    def _filters(self) -> dict[str, Any]:
+        return {"player": self.player, "rules": self.rules}
 
     def summaries(self) -> list[MatchSummary]:
-        """Finished and abandoned matches, newest first, filtered by player and rule set (matches stopped
-        before their first hand only when asked for)."""
-        rows = [s for s in self._listed() if self.show_empty or not self._empty(s)]
-        return sorted(rows, key=lambda s: (s.when, s.id), reverse=True)
+        """The finished and abandoned matches the list shows now, newest first, filtered by player and rule set
+        (matches stopped before their first hand only when asked for): the first `shown`."""
+        return self.services.library.history(**self._filters(), empty=self.show_empty, limit=self.shown)
+
+    def more_count(self) -> int:
+        """How many more matches "show more" adds (a page, or what is left)."""
+        total = self.services.library.history_count(**self._filters(), empty=self.show_empty)
+        return max(0, min(PAGE, total - self.shown))
 
     def hidden_count(self) -> int:
         """Matches stopped before their first hand that the list leaves out."""
-        return 0 if self.show_empty else sum(1 for s in self._listed() if self._empty(s))
+        if self.show_empty:
+            return 0
+        library = self.services.library
+        return library.history_count(**self._filters()) - library.history_count(**self._filters(), empty=False)
 
     def rows(self) -> list[HistoryRow]:
         return [self.row(s) for s in self.summaries()]
 
     def recent(self, limit: int = 3) -> list[HistoryRow]:
-        return [] if (self.player or self.rules) else self.rows()[:limit]
+        return [] if (self.player or self.rules) else [self.row(s) for s in self.services.library.history(
+            empty=False, limit=limit)]
 
     def in_play(self, leave_out: str | None = None) -> list[HistoryRow]:
         """Every match in play (not over, not stopped), here or on another device of the group, the one changed
         last first (`leave_out`: the one this phone follows, shown on its own): each table's match, to pick."""
-        playing = [s for s in self.services.library.matches() if s.is_playing and not s.abandoned
-                   and s.id != leave_out]
+        playing = [s for s in self.services.library.playing() if s.id != leave_out]
         return [self.playing_row(s) for s in sorted(playing, key=lambda s: (s.updated, s.id), reverse=True)]
 
     def playing_row(self, s: MatchSummary) -> HistoryRow:
@@ -126,7 +133,7 @@ class HistoryModel(ViewModel):
 
     def players(self) -> list[Player]:
         """Known players who appear in the history, for the filter and the player pages."""
-        seen = {pid for s in self.services.library.matches() for ids in s.player_ids for pid in ids}
+        seen = self.services.library.seen_players()
         return [p for p in self.services.library.players() if p.id in seen]
 
     def player_choices(self) -> list[Choice]:
@@ -145,12 +152,19 @@ class HistoryModel(ViewModel):
         self.show_empty = not self.show_empty
 
     @intent
+    def show_more(self) -> None:
+        """The next page of the list under the rows shown (the rows shown stay where they are)."""
+        self.shown += PAGE
+
+    @intent
     def filter_player(self, player_id: str) -> None:
         self.player = None if player_id == self.player else player_id
+        self.shown = PAGE
 
     @intent
     def filter_rules(self, name: str) -> None:
         self.rules = None if name == self.rules else name
+        self.shown = PAGE
 
     def deleted_one(self, match_id: str) -> None:
         """A match was deleted (from its page): keep it in the undo bin, back to the list."""

@@ -4,17 +4,11 @@ head and partners. Worked out off the page's event loop: a cold history can take
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import date
 
-from ...history.scored import scored
-from ...history.stats import (MonthWins, head_to_head, partnerships, player_names, player_stats, points_per_hand,
-                              wins_per_month)
-from ...history.ratings import Filter
+from ...history.stats import MonthWins
 from .ratings import MoveRow, move_row
 from .session import Screen, Session, ViewModel, intent
-
-MOVES_SHOWN = 10
-"""The latest matches a player's page says moved the rating."""
 
 
 @dataclass(frozen=True)
@@ -31,8 +25,9 @@ class PlayerPage:
 
     name: str
     figures: tuple[Figure, ...]
-    points: tuple[int, ...]
-    """The points of the player's side in each hand, oldest first (the chart)."""
+    points: tuple[tuple[int, float], ...]
+    """The chart of the points of the player's side per hand, oldest first: (hand number, points), each point the
+    average of `hands_per_point` hands (`history.pages`: a long history is thinned)."""
     months: tuple[MonthWins, ...]
     head_to_head: tuple[tuple[str, str], ...]
     """(opponent, record in words)."""
@@ -42,12 +37,16 @@ class PlayerPage:
     """Each month of `months` as the language names it (`Nov 2026`)."""
     team_note: str | None = None
     """Said under the figures when some are a partnership's (the team's, not the player's own)."""
-    ratings: tuple[float, ...] = ()
-    """The rating (all time) after each rated match, oldest first: its chart."""
+    ratings: tuple[tuple[int, float], ...] = ()
+    """The chart of the rating (all time): (rated match number, the rating after it), oldest first, sampled."""
     moves: tuple[MoveRow, ...] = ()
     """Why the rating moved: the latest matches, newest first."""
     form: tuple[str, ...] = ()
     """The last five results, oldest first."""
+    hands_per_point: int = 1
+    """How many hands each point of the points chart averages."""
+    rating_span: tuple[int, float, float] | None = None
+    """(rated matches, the rating after the first, the rating now), for the rating chart's words."""
 
 
 class PlayerModel(ViewModel):
@@ -75,10 +74,9 @@ class PlayerModel(ViewModel):
     def _work(self, pid: str) -> tuple[str, PlayerPage]:
         tr = self.tr
         library = self.services.library
-        history = self.session.history_cache.scored(library)
-        names = {**player_names(history), **{p.id: p.name for p in library.players()}}
-        mine = scored(history, pid)   # the player's matches, picked once for every figure below
-        st = player_stats(mine, pid)
+        f = self.session.history_cache.player_figures(library, pid)
+        names = {p.id: p.name for p in library.players()}
+        st, rated = f.stats, f.rated
 
         def pct(x) -> str:
             return "–" if x is None else tr.percent(x)
@@ -86,7 +84,6 @@ class PlayerModel(ViewModel):
         def per(x) -> str:
             return "–" if x is None else tr.decimal(x)
 
-        rated = self.session.history_cache.leaderboard(library, Filter(), datetime.now(UTC)).of(pid)
         team = st.in_partnership
         side = "player.team_" if team else "player."   # a partnership's hand figures are the team's: say so
         figures = [
@@ -114,15 +111,14 @@ class PlayerModel(ViewModel):
                           tr("player.own_of_team", own=st.partnership_own_jack_xeris, team=st.team_jack_xeris))]
             figures[6:6] = own
         name = names.get(pid, "?")
+
         def record(w: int, lost: int, d: int) -> str:
             return " · ".join((tr.n("player.wins", w), tr.n("player.losses", lost), tr.n("player.draws", d)))
 
-        h2h = tuple((names.get(h.opponent_id, "?"), record(h.wins, h.losses, h.draws))
-                    for h in head_to_head(mine, pid))
+        h2h = tuple((names.get(h.opponent_id, "?"), record(h.wins, h.losses, h.draws)) for h in f.head_to_head)
         partners = tuple((f"{name} & {names.get(p.partner_of(pid), '?')}", record(p.wins, p.losses, p.draws))
-                         for p in partnerships(mine, pid))
-        months = tuple(wins_per_month(mine, pid))
-        labels = tuple(tr.month(date(int(m.month[:4]), int(m.month[5:7]), 1)) for m in months)
+                         for p in f.partners)
+        labels = tuple(tr.month(date(int(m.month[:4]), int(m.month[5:7]), 1)) for m in f.months)
         note = None
         if team:
             note = tr("player.team_note")
@@ -130,8 +126,8 @@ class PlayerModel(ViewModel):
             if missing:   # the partners' own do not add up to the team's: say why, and by how much
                 all_team = st.team_xeris + st.team_jack_xeris
                 note += " " + tr.n("player.team_note_missing", missing, named=all_team - missing, team=all_team)
-        moves = rated.moves if rated is not None else ()
-        return pid, PlayerPage(name, tuple(figures), tuple(points_per_hand(mine, pid)), months, h2h,
-                               partners, labels, note, tuple(m.after for m in moves),
-                               tuple(move_row(tr, m, names) for m in reversed(moves[-MOVES_SHOWN:])),
-                               rated.form if rated is not None else ())
+        return pid, PlayerPage(
+            name, tuple(figures), f.points, f.months, h2h, partners, labels, note, f.ratings,
+            tuple(move_row(tr, m, names) for m in reversed(rated.moves)) if rated is not None else (),
+            rated.form if rated is not None else (), f.hands_per_point,
+            (rated.matches, rated.first, rated.rating) if rated is not None else None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
-from ...history.evening import evening
+from ...history.evening import latest_evening
 from ...history.honours import Honour, honours
 from ...history.ratings import PROVISIONAL_MATCHES, TABLES, Filter, Leaderboard, Move, Season, table_of
 from ...history.stats import player_names
@@ -193,7 +193,7 @@ class RatingsModel(ViewModel):
         """The evening on Home (`history.evening`): the matches from the index, at once; the rating changes
         once the history is scored (a screen never waits for the warm-up)."""
         tr, library = self.tr, self.services.library
-        run = evening(library.matches(), now or datetime.now(UTC))
+        run = latest_evening(lambda n: library.history(limit=n), now or datetime.now(UTC))
         if not run:
             return None
         lines = []

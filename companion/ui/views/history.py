@@ -42,6 +42,10 @@ def history_screen(vm: AppModel) -> Frame:
     if not rows and not playing:
         out.append(ft.Text(tr("history.empty"), color=ft.Colors.ON_SURFACE_VARIANT, size=15))
     out += [history_row(vm, row) for row in rows]
+    more = m.more_count()
+    if more:   # under the rows, so the rows shown stay where they were when the next page comes in
+        out.append(secondary(tr.n("history.show_more", more), lambda: m.show_more(), "history-more",
+                             icon=ft.Icons.EXPAND_MORE))
     hidden = m.hidden_count()
     if hidden:
         out.append(secondary(tr.n("history.show_empty", hidden), lambda: m.toggle_empty(), "show-empty",
@@ -194,22 +198,22 @@ def rating_parts(vm: AppModel, page) -> list[ft.Control]:
     import flet_charts as fch
 
     tr = vm.tr
-    values = page.ratings
+    series, (count, first, last) = page.ratings, page.rating_span
+    values = [v for _, v in series]
     low, high = min(values), max(values)
     step = nice_step(max(10.0, high - low))
     bottom = step * (int(min(low, 1000) // step))
     chart = fch.LineChart(
-        data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i + 1, v) for i, v in enumerate(values)],
-                                       color=ft.Colors.PRIMARY, stroke_width=2, point=len(values) < 40)],
+        data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(x, v) for x, v in series],
+                                       color=ft.Colors.PRIMARY, stroke_width=2, point=len(series) < 40)],
         left_axis=fch.ChartAxis(label_size=44, label_spacing=step),
-        bottom_axis=fch.ChartAxis(label_size=28, label_spacing=x_axis(len(values))[0]),
+        bottom_axis=fch.ChartAxis(label_size=28, label_spacing=x_axis(count)[0]),
         horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step),
-        min_x=0, max_x=x_axis(len(values))[1], min_y=bottom, max_y=step * (int(high // step) + 1), height=190,
+        min_x=0, max_x=x_axis(count)[1], min_y=bottom, max_y=step * (int(high // step) + 1), height=190,
         expand=True)
     parts: list[ft.Control] = [labelled(ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)),
-                                        "rating-chart", tr.n("player.rating_chart_said", len(values),
-                                                             first=tr.say(round(values[0])),
-                                                             last=tr.say(round(values[-1]))))]
+                                        "rating-chart", tr.n("player.rating_chart_said", count,
+                                                             first=tr.say(round(first)), last=tr.say(round(last))))]
     if page.form:
         parts.append(ft.Row([ft.Text(tr("player.form"), size=14, color=ft.Colors.ON_SURFACE_VARIANT),
                              form_marks(tr, page.form)], spacing=8))
@@ -248,11 +252,13 @@ def player_screen(vm: AppModel) -> Frame:
     if page.points:
         pts = page.points
         chart = fch.LineChart(
-            data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(i + 1, p) for i, p in enumerate(pts)],
+            data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(x, p) for x, p in pts],
                                            color=ft.Colors.PRIMARY, stroke_width=2, point=len(pts) < 40)],
-            height=190, expand=True, **axes(len(pts), max(pts)))
-        out.append(section(tr("player.points_chart"), labelled(
-            ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)), "points-chart")))
+            height=190, expand=True, **axes(pts[-1][0], max(p for _, p in pts)))
+        per = page.hands_per_point   # a long history: each point the average of a run of hands, and said so
+        out.append(section(tr("player.points_chart") if per == 1 else tr.n("player.points_chart_averaged", per),
+                           labelled(ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)),
+                                    "points-chart")))
     if page.months:
         months = page.months[-12:]
         bars = fch.BarChart(
