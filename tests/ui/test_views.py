@@ -207,3 +207,25 @@ def test_a_tap_on_another_phone_redraws_only_what_it_changed_and_a_new_language_
     phone.settings.set_theme("dark" if not phone.session.dark else "light")
     dark = drawn()          # drawn in the palette's colours: anew; in the theme's own (Flutter's to swap): kept
     assert not {i for i in ("goal-line", "total-0", "total-1", "xeri-1", "jack-xeri-1", "no-hands") if dark[i] is greek[i]}
+
+
+def test_a_years_wins_per_month_label_a_few_months_the_last_always_and_long_figures_stay_on_one_line(services):
+    """Twelve "Jan 2023" labels ran into one another at 360 px, and 4935/10000 hands won broke over two lines."""
+    import flet_charts as fch
+
+    from companion.history.stats import MonthWins
+    from companion.ui.viewmodel import Screen
+    from companion.ui.viewmodel.player import Figure, PlayerPage
+    from tests.screens import walk as drawn
+
+    vm = AppModel(services)
+    months = tuple(MonthWins(f"2023-{m:02d}", 1, 2) for m in range(1, 13))
+    vm.player.page = PlayerPage("Anna", (Figure("stat-hands-won", "hands won", "4935/10000"),
+                                         Figure("stat-won", "won", "366")), (), months, (), (),
+                                tuple(f"M{m}" for m in range(1, 13)))
+    vm.session.screen = Screen.PLAYER
+    controls = [c for root in render(vm).body for c, _ in drawn(root)]
+    bars = next(c for c in controls if isinstance(c, fch.BarChart))
+    assert [label.label.value for label in bars.bottom_axis.labels] == ["M3", "M6", "M9", "M12"]
+    sizes = {t.value: t.size for t in controls if isinstance(t, ft.Text) and t.value in ("4935/10000", "366")}
+    assert sizes == {"4935/10000": 15, "366": 24}
