@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.ui.viewmodel import AppModel
+from companion.ui.viewmodel import AppModel, Screen
 from companion.ui.views import render
 
 
@@ -207,3 +207,18 @@ def test_a_tap_on_another_phone_redraws_only_what_it_changed_and_a_new_language_
     phone.settings.set_theme("dark" if not phone.session.dark else "light")
     dark = drawn()          # drawn in the palette's colours: anew; in the theme's own (Flutter's to swap): kept
     assert not {i for i in ("goal-line", "total-0", "total-1", "xeri-1", "jack-xeri-1", "no-hands") if dark[i] is greek[i]}
+
+
+def test_every_screen_but_home_is_imported_when_first_drawn_and_each_one_is_there():
+    # Issue #27: a start imports home's view only; the others come with their screen (and the browser build's
+    # snapshot holds them: browser_build.SNAPSHOT_ALSO). A misspelt module or name would show only on that screen.
+    import importlib
+
+    from companion.ui import browser_build, views
+
+    later = {screen: view for screen, view in views.SCREENS.items() if isinstance(view, views.Later)}
+    assert set(views.SCREENS) - set(later) == {Screen.HOME}
+    for view in later.values():
+        assert callable(getattr(importlib.import_module(view.module), view.name))
+    assert {view.module for view in later.values()} < set(views.LATER) <= set(browser_build.SNAPSHOT_ALSO)
+    assert "companion.ui.views.picture" in views.LATER
