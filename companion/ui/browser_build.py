@@ -170,10 +170,10 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
     page.add(ft.SafeArea(ft.Column(controls, spacing=20), expand=True))
 
 
-SNAPSHOT_ALSO = ("segno", *LATER_VIEWS)
+SNAPSHOT_ALSO = ("segno", "openskill.models", *LATER_VIEWS)
 """Modules the app imports only when a screen needs them (a first visit does not wait for them), which the
 snapshot holds all the same: an installed start then never imports them either (`companion.net.qr`, the
-screens other than home: `views.Later`)."""
+ratings' `history.ratings._model`, the screens other than home: `views.Later`)."""
 
 
 def report_modules() -> None:
