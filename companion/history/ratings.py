@@ -23,11 +23,14 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
-
-from openskill.models import PlackettLuce
+from functools import cache
+from typing import TYPE_CHECKING
 
 from ..engine.match import Status
 from .scored import ScoredMatch
+
+if TYPE_CHECKING:
+    from openskill.models import PlackettLuce
 
 __all__ = ["Filter", "Leaderboard", "Move", "PlayerRating", "RatingBook", "Season", "leaderboard", "table_of",
            "PROVISIONAL_MATCHES", "SHOWN_ALPHA", "SHOWN_TARGET"]
@@ -43,7 +46,14 @@ FORM = 5
 LEVEL = 1.0
 """Shown points within which two ratings are level (`Move.opponents_rated`)."""
 
-_MODEL = PlackettLuce()
+
+@cache
+def _model() -> PlackettLuce:
+    """openskill's model, imported with the first match rated: not with the app, whose first screen rates
+    nothing (in the browser build every module imported before it costs a first visit, issue #27)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce()
 
 
 def shown(mu: float, sigma: float) -> float:
@@ -208,11 +218,12 @@ def _result(ranks: Sequence[int], side: int) -> str:
 
 def _rate(match: ScoredMatch, ratings: dict[str, tuple[float, float]]) -> _Effect:
     """One openskill update; `ratings` (player id → μ, σ) is updated in place."""
-    fresh = _MODEL.rating()
+    model = _model()
+    fresh = model.rating()
     sides = match.player_ids
-    teams = [[_MODEL.rating(*ratings.get(p, (fresh.mu, fresh.sigma))) for p in ids] for ids in sides]
+    teams = [[model.rating(*ratings.get(p, (fresh.mu, fresh.sigma))) for p in ids] for ids in sides]
     ranks = _ranks(match)
-    rated = _MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    rated = model.rate(teams, ranks=[float(r) for r in ranks])
     lines = []
     for side, (ids, before, after) in enumerate(zip(sides, teams, rated)):
         for player, b, a in zip(ids, before, after):

@@ -26,6 +26,7 @@ from ..storage.browser import BrowserStore, open_in_browser
 from .app import ObservableSession, make_main
 from .page import PageOptions
 from .viewmodel import Tone
+from .views import LATER as LATER_VIEWS
 from .views.theme import themes
 
 log = logging.getLogger(__name__)
@@ -169,9 +170,10 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
     page.add(ft.SafeArea(ft.Column(controls, spacing=20), expand=True))
 
 
-SNAPSHOT_ALSO = ("segno",)
+SNAPSHOT_ALSO = ("segno", "openskill.models", *LATER_VIEWS)
 """Modules the app imports only when a screen needs them (a first visit does not wait for them), which the
-snapshot holds all the same: an installed start then never imports them either (`companion.net.qr`)."""
+snapshot holds all the same: an installed start then never imports them either (`companion.net.qr`, the
+ratings' `history.ratings._model`, the screens other than home: `views.Later`)."""
 
 
 def report_modules() -> None:

@@ -31,8 +31,6 @@ from .fonts import SCRIPT_FONTS, fonts_needed
 from .viewmodel import AppModel, Screen, Tone
 from .viewmodel.picture import SheetPicture
 from .pngcut import SIGNATURE, NotAPicture, join_bands, opaque_rows, png_size
-from .views.picture import PIXEL_RATIO, sheet_card
-from .views.picture import WIDTH as CARD_WIDTH
 
 log = logging.getLogger(__name__)
 
@@ -494,6 +492,9 @@ class PageAdapter:
         picture = self.vm.sheet_picture()
         if picture is None:
             return None
+        from .views.picture import PIXEL_RATIO, sheet_card   # with the first picture, not at start (issue #27)
+        from .views.picture import WIDTH as CARD_WIDTH
+
         self.session.say("notice.picture_making")
         ratio = PIXEL_RATIO
         try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import flet as ft
 
-from companion.ui.viewmodel import AppModel
+from companion.ui.viewmodel import AppModel, Screen
 from companion.ui.views import render
 
 
@@ -229,3 +229,18 @@ def test_a_years_wins_per_month_label_a_few_months_the_last_always_and_long_figu
     assert [label.label.value for label in bars.bottom_axis.labels] == ["M3", "M6", "M9", "M12"]
     sizes = {t.value: t.size for t in controls if isinstance(t, ft.Text) and t.value in ("4935/10000", "366")}
     assert sizes == {"4935/10000": 15, "366": 24}
+
+
+def test_every_screen_but_home_is_imported_when_first_drawn_and_each_one_is_there():
+    # Issue #27: a start imports home's view only; the others come with their screen (and the browser build's
+    # snapshot holds them: browser_build.SNAPSHOT_ALSO). A misspelt module or name would show only on that screen.
+    import importlib
+
+    from companion.ui import browser_build, views
+
+    later = {screen: view for screen, view in views.SCREENS.items() if isinstance(view, views.Later)}
+    assert set(views.SCREENS) - set(later) == {Screen.HOME}
+    for view in later.values():
+        assert callable(getattr(importlib.import_module(view.module), view.name))
+    assert {view.module for view in later.values()} < set(views.LATER) <= set(browser_build.SNAPSHOT_ALSO)
+    assert "companion.ui.views.picture" in views.LATER

@@ -3,34 +3,49 @@ they import no engine, storage, presets or statistics (a test checks)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 
 from ..viewmodel import AppModel, Screen
-from .entry import entry
-from .history import history_screen, player_screen, record_screen
 from .home import home
-from .ratings import ratings_screen
 from .memo import redraw
-from .scoreboard import scoreboard
-from .settings import rules_screen, settings_screen
-from .setup import setup
-from .sync import conflict_screen, sync_screen
+
+
+class Later:
+    """A screen's render function, imported from its module of this package when the screen is first drawn: a
+    start imports only the screens it shows (in the browser build every module imported before the first
+    screen costs a first visit, issue #27; the snapshot for the next start holds them all the same)."""
+
+    def __init__(self, module: str, name: str):
+        self.module = f"{__name__}.{module}"
+        self.name = name
+
+    def __call__(self, vm: AppModel) -> object:
+        return getattr(importlib.import_module(self.module), self.name)(vm)
+
+    def __repr__(self) -> str:
+        return f"Later({self.module}.{self.name})"
+
 
 SCREENS: dict[Screen, Callable[[AppModel], object]] = {
     Screen.HOME: home,
-    Screen.SETUP: setup,
-    Screen.SCOREBOARD: scoreboard,
-    Screen.ENTRY: entry,
-    Screen.RULES: rules_screen,
-    Screen.SETTINGS: settings_screen,
-    Screen.HISTORY: history_screen,
-    Screen.RECORD: record_screen,
-    Screen.PLAYER: player_screen,
-    Screen.RATINGS: ratings_screen,
-    Screen.SYNC: sync_screen,
-    Screen.CONFLICT: conflict_screen,
+    Screen.SETUP: Later("setup", "setup"),
+    Screen.SCOREBOARD: Later("scoreboard", "scoreboard"),
+    Screen.ENTRY: Later("entry", "entry"),
+    Screen.RULES: Later("settings", "rules_screen"),
+    Screen.SETTINGS: Later("settings", "settings_screen"),
+    Screen.HISTORY: Later("history", "history_screen"),
+    Screen.RECORD: Later("history", "record_screen"),
+    Screen.PLAYER: Later("history", "player_screen"),
+    Screen.RATINGS: Later("ratings", "ratings_screen"),
+    Screen.SYNC: Later("sync", "sync_screen"),
+    Screen.CONFLICT: Later("sync", "conflict_screen"),
 }
-"""Every screen's render function: a screen without one is an error (a test checks every `Screen`)."""
+"""Every screen's render function: a screen without one is an error (a test checks every `Screen`). Home's is
+imported with the app; the others' when first drawn (`Later`)."""
+
+LATER = tuple(sorted({view.module for view in SCREENS.values() if isinstance(view, Later)} | {f"{__name__}.picture"}))
+"""The modules of this package a start does not import until a screen (or the picture of a match) needs them."""
 
 
 def render(vm: AppModel):
