@@ -54,6 +54,45 @@ ARM = """([ident, wanted]) => {
 }"""
 
 
+FIRST_SCREEN = '[flt-semantics-identifier="new-match"], [flt-semantics-identifier="end-hand"]'
+"""The first screen's control, usable: Home's New match, or the table of the match in play."""
+WATCH_USABLE = """(() => {
+  // The page itself notes when its first screen is usable, in ms from navigation start: it turns on Flutter's
+  // accessibility tree as soon as the placeholder is there (as the test driver does) and notes the moment the
+  // first screen's control joins the tree. Playwright's own waits poll every 500 ms after their first 270 ms,
+  // which put up to half a second of the benchmark's waiting into a start.
+  if (window !== window.top) return;
+  let clicked = false;
+  const look = () => {
+    if (!clicked) {
+      const placeholder = document.querySelector('flt-semantics-placeholder');
+      if (placeholder) {
+        clicked = true;
+        placeholder.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, composed: true}));
+      }
+    }
+    if (window.xeriUsable === undefined && document.querySelector(FIRST_SCREEN)) {
+      window.xeriUsable = performance.now();
+      observer.disconnect();
+    }
+  };
+  const observer = new MutationObserver(look);
+  observer.observe(document, {childList: true, subtree: true, attributes: true,
+                              attributeFilter: ['flt-semantics-identifier']});
+})();""".replace("FIRST_SCREEN", repr(FIRST_SCREEN))
+
+
+def watch_usable(page) -> None:
+    """Have `page` note when its first screen is usable (`usable_in_page`), from its next navigation on."""
+    page.add_init_script(WATCH_USABLE)
+
+
+def usable_in_page(page, timeout: float = 180_000) -> float:
+    """Seconds from navigation start to the first screen usable, as the page noted it (`watch_usable`)."""
+    page.wait_for_function("() => window.xeriUsable !== undefined", timeout=timeout, polling="raf")
+    return float(page.evaluate("window.xeriUsable")) / 1000
+
+
 def _median(values: list[float]) -> float:
     return statistics.median(values)
 
@@ -73,7 +112,8 @@ def _chromium():
 
 def measure_start(browser, url: str, locale: str = "en-US") -> dict[str, list[float]]:
     """Per run, for a browser set to `locale`: seconds from goto to Flutter's placeholder (the engine
-    loaded) and to `new-match` (usable); the bytes the page received by then; and, when the page asks
+    loaded, as Playwright saw it) and from navigation start to `new-match` (usable, as the page saw it); the
+    bytes the page received by then; and, when the page asks
     for the Hangul font, the seconds until it has arrived and its bytes."""
     from tests.e2e.chromium import PHONE
 
@@ -91,14 +131,12 @@ def measure_start(browser, url: str, locale: str = "en-US") -> dict[str, list[fl
             received.append((request.url, size, time.perf_counter()))
 
         page.on("requestfinished", finished)
+        watch_usable(page)
         start = time.perf_counter()
         page.goto(url)
-        placeholder = page.locator("flt-semantics-placeholder")
-        placeholder.wait_for(state="attached", timeout=60_000)
+        page.locator("flt-semantics-placeholder").wait_for(state="attached", timeout=60_000)
         out["loaded"].append(time.perf_counter() - start)
-        placeholder.dispatch_event("click")
-        page.locator('[flt-semantics-identifier="new-match"]').first.wait_for(state="attached", timeout=60_000)
-        out["usable"].append(time.perf_counter() - start)
+        out["usable"].append(usable_in_page(page, 60_000))
         out["bytes"].append(sum(size for _u, size, _t in received))
         if locale.startswith("ko"):
             deadline = time.perf_counter() + 60

@@ -49,7 +49,7 @@ import threading
 import time
 from pathlib import Path
 
-from .bench_app import RUNS, _chromium, measure_start, tap_steps
+from .bench_app import FIRST_SCREEN, RUNS, _chromium, measure_start, tap_steps, usable_in_page, watch_usable
 
 COLD_GOAL_S = 4.0
 """Issue #27: a first visit usable in at most 4 s here (Playwright attached, median of 5)."""
@@ -179,17 +179,18 @@ def first_screen_paths(playwright, chromium: str, site: Path) -> list[str]:
     return sorted({p for p in (site_path(url, server.origin) for url in seen) if p and p != "report"})
 
 
-def usable_after_goto(page, url: str) -> float:
-    """Seconds from goto to the first usable screen."""
+def usable_after_goto(page, url: str, noticed: list[float] | None = None) -> float:
+    """Seconds from navigation start to the first usable screen, as the page saw it (`bench_app.watch_usable`);
+    `noticed` gets the seconds from goto until Playwright saw it too."""
+    watch_usable(page)
     start = time.perf_counter()
     page.goto(url)
-    placeholder = page.locator("flt-semantics-placeholder")
-    placeholder.wait_for(state="attached", timeout=180_000)
-    placeholder.dispatch_event("click")
-    # Home, or the table of the match in play (where an installed app opens once the taps have started one).
-    page.locator('[flt-semantics-identifier="new-match"], [flt-semantics-identifier="end-hand"]').first.wait_for(
-        state="attached", timeout=180_000)
-    return time.perf_counter() - start
+    usable = usable_in_page(page)
+    # What Playwright's own wait sees (it polls, every 500 ms after its first 270 ms): shown beside.
+    page.locator(FIRST_SCREEN).first.wait_for(state="attached", timeout=180_000)
+    if noticed is not None:
+        noticed.append(time.perf_counter() - start)
+    return usable
 
 
 def launch(playwright, chromium: str, profile: Path):
@@ -208,14 +209,15 @@ def measure_pwa(playwright, chromium: str, site: Path, profile: Path) -> dict:
     from tests.e2e.site import StaticServer, offline_ready
 
     server = StaticServer(site).start()
-    out: dict = {"cold": [], "warm": [], "cold_timeline": [], "timeline": [], "port": server.port}
+    out: dict = {"cold": [], "warm": [], "cold_timeline": [], "timeline": [], "port": server.port,
+                 "cold_noticed": [], "warm_noticed": []}
     try:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
             for _ in range(RUNS):
                 context = browser.new_context(viewport=PHONE, service_workers="allow")
                 page = context.new_page()
-                out["cold"].append(usable_after_goto(page, server.url))
+                out["cold"].append(usable_after_goto(page, server.url, out["cold_noticed"]))
                 out["cold_timeline"].append(page.evaluate(TIMELINE))
                 context.close()
         finally:
@@ -229,7 +231,7 @@ def measure_pwa(playwright, chromium: str, site: Path, profile: Path) -> dict:
     out["url"] = server.url
     for _ in range(RUNS):                                               # offline from here on
         context, page = launch(playwright, chromium, profile)
-        out["warm"].append(usable_after_goto(page, server.url))
+        out["warm"].append(usable_after_goto(page, server.url, out["warm_noticed"]))
         out["timeline"].append(page.evaluate(TIMELINE))
         context.close()
     return out
@@ -439,13 +441,17 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
     cold, warm = statistics.median(pwa["cold"]), statistics.median(pwa["warm"])
-    print(f"Chromium {chromium}, headless, 390x844; median of {RUNS} runs; goto → new-match usable")
+    print(f"Chromium {chromium}, headless, 390x844; median of {RUNS} runs; navigation start → new-match usable, "
+          "as the page saw it (its accessibility tree turned on at once, as the test driver does)")
     print(f"server mode (python -m companion):          {runs(served_start)}")
     print(f"browser build, cold (first visit):          {runs(pwa['cold'])}"
           f"   goal ≤ {COLD_GOAL_S:.0f} s {'met' if cold <= COLD_GOAL_S else 'MISSED'}")
     print(f"browser build, warm (installed, offline):   {runs(pwa['warm'])}"
           f"   goal ≤ {WARM_GOAL_S:.0f} s {'met' if warm <= WARM_GOAL_S else 'MISSED'}")
     print(f"  installed by one visit: {pwa['installed']}")
+    for kind in ("cold", "warm"):
+        print(f"  {kind}: Playwright's own wait saw it {runs(pwa[kind + '_noticed'])} after goto (it polls every "
+              "500 ms after its first 270 ms)")
     for kind, timeline, usable in (("cold", pwa["cold_timeline"], pwa["cold"]), ("warm", pwa["timeline"], pwa["warm"])):
         print(f"{kind} start, where the time goes (median ms from navigation start; the page's and the worker's "
               "marks):")
@@ -453,7 +459,7 @@ def main() -> None:
             seen = [t[name] for t in timeline if name in t]
             if seen:
                 print(f"  {statistics.median(seen):7.0f}  {words} ({name}, {len(seen)} of {RUNS} runs)")
-        print(f"  {statistics.median(usable) * 1000:7.0f}  usable, seen by Playwright")
+        print(f"  {statistics.median(usable) * 1000:7.0f}  usable, seen in the page")
     print("warm start with no debugger attached (Chromium started by itself on the installed profile; the page's "
           f"marks sent to the site's server), {len(unattached)} of {RUNS} runs reported, median ms:")
     for name in ("page:flutter-first-frame", "py:main-done"):
