@@ -3,8 +3,9 @@
 The real app (`python -m companion --port N --no-browser`, through tests/app_server.py's AppServer) is driven by
 Debian's Chromium through Playwright on a 390x844 page, as the browser tests do. Median of 5 runs:
 
-- start-up: from `page.goto` to the first usable screen, i.e. the `new-match` button in the
-  accessibility tree (after clicking `flt-semantics-placeholder`); a new browser context each run, so
+- start-up: from navigation start to the first usable screen, i.e. the `new-match` button in the
+  accessibility tree (turned on by clicking `flt-semantics-placeholder` as soon as it is there), as the page
+  itself saw it (`watch_usable`: Playwright's own waits poll every 500 ms); a new browser context each run, so
   nothing comes from the browser's cache;
 - tap latency: from the tap (the `pointerdown` the browser dispatches, stamped in the page) to the
   changed screen (the first DOM change after which the accessibility tree shows the new value, seen
@@ -68,6 +69,7 @@ WATCH_USABLE = """(() => {
       const placeholder = document.querySelector('flt-semantics-placeholder');
       if (placeholder) {
         clicked = true;
+        window.xeriLoaded = performance.now();
         placeholder.dispatchEvent(new MouseEvent('click', {bubbles: true, cancelable: true, composed: true}));
       }
     }
@@ -111,8 +113,8 @@ def _chromium():
 
 
 def measure_start(browser, url: str, locale: str = "en-US") -> dict[str, list[float]]:
-    """Per run, for a browser set to `locale`: seconds from goto to Flutter's placeholder (the engine
-    loaded, as Playwright saw it) and from navigation start to `new-match` (usable, as the page saw it); the
+    """Per run, for a browser set to `locale`, seconds from navigation start as the page saw them
+    (`watch_usable`): to Flutter's placeholder (the engine loaded) and to `new-match` (usable); the
     bytes the page received by then; and, when the page asks
     for the Hangul font, the seconds until it has arrived and its bytes."""
     from tests.e2e.chromium import PHONE
@@ -132,11 +134,10 @@ def measure_start(browser, url: str, locale: str = "en-US") -> dict[str, list[fl
 
         page.on("requestfinished", finished)
         watch_usable(page)
-        start = time.perf_counter()
+        start = time.perf_counter()   # the Hangul font's arrival below is timed from here
         page.goto(url)
-        page.locator("flt-semantics-placeholder").wait_for(state="attached", timeout=60_000)
-        out["loaded"].append(time.perf_counter() - start)
         out["usable"].append(usable_in_page(page, 60_000))
+        out["loaded"].append(float(page.evaluate("window.xeriLoaded")) / 1000)
         out["bytes"].append(sum(size for _u, size, _t in received))
         if locale.startswith("ko"):
             deadline = time.perf_counter() + 60
