@@ -178,3 +178,35 @@ def test_the_count_of_hidden_matches_and_the_rows_follow_the_filters(services, s
     assert vm.history.hidden_count() == 2
     vm.history.toggle_empty()
     assert vm.history.hidden_count() == 0 and len(vm.history.rows()) == 2 + 3   # r1, r2, p1 and two empties
+
+
+def test_slow_work_that_fails_is_said_in_words_and_leaves_no_spinner_or_disabled_button(services, store,
+                                                                                        monkeypatch, caplog):
+    """A player page, the leaderboard, an import and an export whose work raises (a bug, or the disk): the screen
+    is put back as it was before the work began and what went wrong is said, where the spinner stayed forever."""
+    from companion.history.cache import HistoryCache
+    from companion.service.backups import Backups
+    from companion.ui.viewmodel.session import Tone
+
+    seed(store)
+    vm = AppModel(services)
+    anna = next(p.id for p in services.library.players() if p.name == "Anna")
+    vm.history.open()
+
+    def broken(*_args, **_kwargs):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr(HistoryCache, "player_figures", broken)
+    vm.player.open(anna)
+    assert vm.screen is Screen.HISTORY and vm.player.page is None
+    assert vm.session.notice.tone is Tone.PROBLEM and "division by zero" in vm.session.notice.text
+    assert "slow work failed" in caplog.text                       # a bug: logged with its traceback too
+    monkeypatch.setattr(HistoryCache, "leaderboard", broken)
+    vm.ratings.open()
+    assert vm.screen is Screen.HISTORY and vm.ratings.page is None
+    monkeypatch.setattr(Backups, "import_files", broken)
+    monkeypatch.setattr(Backups, "archive", lambda *_: (_ for _ in ()).throw(OSError(28, "No space left")))
+    vm.history.import_files([("a.xeri", b"{}")])
+    assert vm.history.busy is None and vm.history.progress is None
+    vm.history.export_all()
+    assert vm.history.busy is None and "disk is full" in vm.session.notice.text

@@ -210,7 +210,7 @@ class HistoryModel(ViewModel):
                 shown[0] = percent
                 self.session.post(lambda: self._progressed(done, total))
 
-        self.session.background(lambda: backups.import_files(files, progress), self._imported)
+        self.slow(lambda: backups.import_files(files, progress), self._imported, self._not_busy)
 
     @intent(person=False)
     def _progressed(self, done: int, total: int) -> None:
@@ -241,7 +241,10 @@ class HistoryModel(ViewModel):
         """All history as one zip: into the data folder where there is one, and as a download."""
         self.busy = "export"
         folder = self.services.library.folder
-        self.session.background(lambda: self._export(folder), self._exported)
+        self.slow(lambda: self._export(folder), self._exported, self._not_busy)
+
+    def _not_busy(self) -> None:
+        self.busy, self.progress = None, None
 
     def _export(self, folder: Path | None) -> tuple[Path | None, str, bytes] | Exception:
         try:

@@ -63,7 +63,12 @@ class PlayerModel(ViewModel):
     def open(self, player_id: str) -> None:
         self.player_id, self.page = player_id, None
         self.session.go(Screen.PLAYER)
-        self.session.background(lambda: self._work(player_id), self._shown)
+        self.slow(lambda: self._work(player_id), self._shown, lambda: self._gave_up(player_id))
+
+    def _gave_up(self, player_id: str) -> None:
+        """The page could not be worked out: not left on its spinner (what went wrong is said)."""
+        if player_id == self.player_id and self.page is None and self.session.screen is Screen.PLAYER:
+            self.session.back()
 
     @intent(person=False)
     def _shown(self, page: tuple[str, PlayerPage]) -> None:

@@ -181,7 +181,13 @@ class RatingsModel(ViewModel):
     def _work_out(self) -> None:
         self.page = None
         wanted = (self.season, self.rules, self.table)
-        self.session.background(lambda: (wanted, self._work(datetime.now(UTC))), self._shown)
+        self.slow(lambda: (wanted, self._work(datetime.now(UTC))), self._shown, lambda: self._gave_up(wanted))
+
+    def _gave_up(self, wanted: tuple) -> None:
+        """The leaderboard could not be worked out: not left on its spinner (what went wrong is said)."""
+        shown = self.page is None and self.session.screen is Screen.RATINGS
+        if shown and wanted == (self.season, self.rules, self.table):
+            self.session.back()
 
     @intent(person=False)
     def _shown(self, result) -> None:

@@ -235,7 +235,7 @@ class RecordModel(ViewModel):
             self._cannot(preset_name, self.tr.say(exc))
             return
         self.busy = True
-        self.session.background(lambda: self._rescore(match, rules), self._rescored)
+        self.slow(lambda: self._rescore(match, rules), self._rescored, lambda: setattr(self, "busy", False))
 
     @staticmethod
     def _rescore(match, rules) -> WhatIf | WhatIfError | RulesError | MatchError:

@@ -7,9 +7,10 @@ from __future__ import annotations
 import asyncio
 import enum
 import functools
+import logging
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from collections.abc import Callable
 
 from ...engine.entry import InvalidHand
@@ -20,6 +21,9 @@ from ...history.cache import HistoryCache
 from ...i18n import LANGUAGES, Translator, first_spoken
 from ...net.access import Access, TableInfo
 from ...service import DamagedMatch, DiskFault, NoSuchMatch, Services, StaleWrite, StorageError, StoreLocked
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Screen(enum.StrEnum):
@@ -443,6 +447,31 @@ class ViewModel:
     def tr(self) -> Translator:
         return self.session.tr
 
+    def slow(self, work: Callable[[], T], done: Callable[[T], None], undo: Callable[[], None]) -> None:
+        """Slow work off the page's loop (`Session.background`), its result handed to `done` (an intent). When
+        `work` raises, `undo()` puts the screen back as it was before the work began (no spinner left waiting for
+        a result that will never come, no button left disabled), and what went wrong is said in words."""
+        def guarded() -> Any:
+            try:
+                return work()
+            except Exception as exc:  # noqa: BLE001 - said in words, on the page's loop
+                return _Failed(exc)
+
+        def finish(result: Any) -> None:
+            if isinstance(result, _Failed):
+                self._slow_failed(result.exc, undo)
+            else:
+                done(result)
+
+        self.session.background(guarded, finish)
+
+    @intent(person=False)
+    def _slow_failed(self, exc: Exception, undo: Callable[[], None]) -> None:
+        undo()
+        if not self.recover(exc):   # a bug: logged with its traceback, and said
+            log.error("slow work failed", exc_info=exc)
+            self.session.say("notice.slow_failed", Tone.PROBLEM, reason=str(exc) or type(exc).__name__)
+
     def recover(self, exc: Exception) -> bool:
         """Tell the person what went wrong; False for an error that is a bug (it then propagates)."""
         s = self.session
@@ -474,3 +503,10 @@ class ViewModel:
             s.notice = Notice(self.tr.say(exc), Tone.PROBLEM)
             return True
         return False
+
+
+@dataclass(frozen=True)
+class _Failed:
+    """What `ViewModel.slow`'s work raised, carried back to the page's loop."""
+
+    exc: Exception
