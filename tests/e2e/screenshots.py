@@ -99,7 +99,10 @@ def whole_app(app: Driver, page, shot) -> None:
     app.wait_id("open-history")
     app.tap("open-history")
     shot("13-history")
-    ident = page.locator('[flt-semantics-identifier^="history-"]').first.get_attribute("flt-semantics-identifier")
+    # A finished match's row (`history-<id>`), not the in-play section (`history-in-play`) above the rows.
+    ident = next(i for i in (node.get_attribute("flt-semantics-identifier") for node in
+                             page.locator('[flt-semantics-identifier^="history-"]').all())
+                 if i and len(i) == len("history-") + 32)
     app.tap(ident)
     app.wait_id("totals-chart")
     app.tap("whatif-plain")
