@@ -74,3 +74,27 @@ def test_a_draw_under_rules_without_a_deciding_hand_offers_none(app):
     enter(app)
     enter(app, **BEN_WINS)
     assert app.scoreboard.standing.status is Status.DRAWN and not app.scoreboard.deciding_offered
+
+
+def test_a_phone_reloaded_while_its_table_plays_the_deciding_hand_comes_back_to_that_hand(services):
+    """A reload (or the laptop's app started again) during a drawn match's deciding hand opened Home: the drawn
+    match is over, and the phone's place said only "at its table". The place now says it plays the deciding hand;
+    a phone that was only looking at the drawn match comes back to the offer, not to a hand."""
+    from .vm import Browser
+
+    browser = Browser()
+    app = browser.open(services)
+    start(app, goal={"goal_kind": "hands", "hands": 2})
+    enter(app)
+    enter(app, **BEN_WINS)
+    drawn = app.scoreboard.record.id
+    app.scoreboard.play_deciding_hand()
+    assert browser.kept[-1].deciding
+    again = browser.open(services)
+    board = again.scoreboard
+    assert again.screen is Screen.SCOREBOARD and board.record.id == drawn and board.at_hand
+    assert board.title == "Deciding hand"
+    board.keep_draw()                                   # the draw stands after all: the offer, not the hand
+    assert not browser.kept[-1].deciding
+    third = browser.open(services).scoreboard
+    assert not third.at_hand and (third.record is None or third.record.id != drawn or third.deciding_offered)

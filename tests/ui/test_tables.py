@@ -1,11 +1,11 @@
 """A group is many tables (#24): every match in play has its own place on home and in the history, one tap
 follows it, and a new match never stops another table's match, in the view models without a page."""
 
-from companion.ui.viewmodel import AppModel, Place, Screen, Session
+from companion.ui.viewmodel import AppModel, Place, Screen
 from tests.flows import start_two_player_match
 from tests.screens import ScreenPhone
 
-from .vm import enter, start
+from .vm import Browser, enter, start
 
 
 def two_tables(services):
@@ -125,18 +125,6 @@ def test_a_match_stopped_on_another_phone_is_said_on_every_phone_that_follows_it
     assert b.session.notice.text.startswith("Another phone stopped the match Anna · Ben (16 : 9, 1 hand played)")
 
 
-class Browser:
-    """A phone's browser: where the page keeps the phone's place (`ui.app.place_keeper`), read back as it opens."""
-
-    def __init__(self) -> None:
-        self.kept: list[Place] = []
-
-    def open(self, services) -> AppModel:
-        session = Session(services)
-        session.place, session.keep_place = (self.kept[-1] if self.kept else None), self.kept.append
-        return AppModel(services, session=session)
-
-
 def phone_of_its_own(services, browser: Browser) -> AppModel:
     """A phone whose browser keeps its place across a reload or the app started again (every front door's)."""
     return browser.open(services)
@@ -195,7 +183,7 @@ def test_each_phone_keeps_its_own_place_in_its_own_browser_never_in_the_shared_s
 def test_a_place_reads_back_as_kept_and_anything_else_the_browser_says_is_no_place():
     from companion.ui.app import place_from, said_of
 
-    for place in (Place("ab" * 16, True), Place("ab" * 16, False), Place()):
+    for place in (Place("ab" * 16, True), Place("ab" * 16, False), Place(), Place("ab" * 16, True, True)):
         assert place_from(said_of(place)) == place
     for said in (None, 3, ["x"], "not-an-id 1", "AB" * 16 + " 1", "ab" * 16 + " 1" + " " * 80):
         assert place_from(said) is None

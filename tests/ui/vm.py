@@ -4,7 +4,7 @@ a typical hand. For the same through the screens' controls, tests/flows.py."""
 from __future__ import annotations
 
 from companion.engine.live import TapKind
-from companion.ui.viewmodel import Screen
+from companion.ui.viewmodel import AppModel, Place, Screen, Session
 
 
 def start(app, names=("Anna", "Ben"), layout="two", preset=None, goal=None):
@@ -35,3 +35,15 @@ def enter(app, most=0, counting=(0, 12), ten=0, two=1, xeris=None):
     assert app.entry.save_reason() is None, app.entry.save_reason()
     app.entry.save()
     assert app.screen is Screen.SCOREBOARD
+
+
+class Browser:
+    """A phone's browser: where the page keeps the phone's place (`ui.app.place_keeper`), read back as it opens."""
+
+    def __init__(self) -> None:
+        self.kept: list[Place] = []
+
+    def open(self, services) -> AppModel:
+        session = Session(services)
+        session.place, session.keep_place = (self.kept[-1] if self.kept else None), self.kept.append
+        return AppModel(services, session=session)

@@ -57,7 +57,10 @@ class AppModel(ViewModel):
         if keep is None:
             return
         record = self.scoreboard.record
-        place = Place(record.id if record is not None else "", self.screen in (Screen.SCOREBOARD, Screen.ENTRY))
+        at_table = self.screen in (Screen.SCOREBOARD, Screen.ENTRY)
+        deciding = (at_table and record is not None
+                    and self.scoreboard.deciding == (record.id, len(record.match.hands)))
+        place = Place(record.id if record is not None else "", at_table, deciding)
         if place != (self.session.place or Place()):
             self.session.place = place
             keep(place)

@@ -62,6 +62,9 @@ class ScoreboardModel(ViewModel):
     def __init__(self, session: Session, app):
         super().__init__(session)
         self.app = app
+        self.deciding: tuple[str, int] | None = None
+        """The drawn match (its id and hands) whose deciding hand this phone chose to play: the hand is at the table
+        (set before the match is picked: a phone that was playing one comes back to it, `_kept_place`)."""
         self.record: MatchRecord | None = self._kept_place() or self.services.table.unfinished()
         self.opened: int | None = None
         """The hand whose breakdown is open on the scoreboard."""
@@ -69,8 +72,6 @@ class ScoreboardModel(ViewModel):
         """The hand just saved, which the status strip names for a moment (a tap there shows its breakdown)."""
         self.flash_before: tuple[int, ...] | None = None
         """When the hand just saved was an edit: its points before, for "19 : 26 → 9 : 36"."""
-        self.deciding: tuple[str, int] | None = None
-        """The drawn match (its id and hands) whose deciding hand this phone chose to play: the hand is at the table."""
         self.undone: Undone | None = None
         """The hand this phone undid last (Redo puts it back while the match is as the undo left it)."""
         session.on_home.append(self._forget_view)
@@ -85,8 +86,13 @@ class ScoreboardModel(ViewModel):
             record = self.services.table.get(place.following)
         except (NoSuchMatch, DamagedMatch):
             return None
-        if record.abandoned or self.services.table.standing(record).is_over:
+        if record.abandoned:
             return None
+        if self.services.table.standing(record).is_over:
+            # Over, unless drawn with its deciding hand at the table (the table chose to play it before the reload).
+            if not (place.deciding and place.at_table and self.services.table.standing(record).deciding_hand):
+                return None
+            self.deciding = (record.id, len(record.match.hands))
         if place.at_table:
             self.session.trail, self.session.screen = [Screen.HOME], Screen.SCOREBOARD
         return record

@@ -58,6 +58,8 @@ class Place:
 
     following: str = ""
     at_table: bool = False
+    deciding: bool = False
+    """At the table playing a drawn match's deciding hand (the table chose to play it: a reload keeps the hand)."""
 
 
 @dataclass(frozen=True)
