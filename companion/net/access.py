@@ -12,7 +12,6 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from http.cookies import CookieError, SimpleCookie
 
 
 class Access(enum.StrEnum):
@@ -208,6 +207,8 @@ class TableCode:
         """The access of a connection: from this machine, with the code's cookie, or neither."""
         if self.code is None or (loopback and self.loopback_is_owner):
             return Access.OWNER
+        from http.cookies import CookieError, SimpleCookie   # the served app's only: not a browser build's start
+
         jar = SimpleCookie()
         try:
             jar.load(cookie_header or "")

@@ -10,12 +10,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..engine.messages import SaidError
-from ..formats.archive import Progress, Source, archive_name, count_match_files, match_texts, sources, zip_bytes
+from typing import TYPE_CHECKING
+
 from ..formats.matchfile import MatchFileError
-from ..history.csv import history_csv
 from ..i18n import ENGLISH, Translator
 from .library import Arrival, Library
 from .ports import NoSuchMatch
+
+if TYPE_CHECKING:
+    from ..formats.archive import Progress, Source
+
+# The zip and CSV modules are imported by the methods that use them: no start-up screen exports or imports, and a
+# first visit of the browser build paid for them before its first screen (`browser_build.SNAPSHOT_ALSO`).
 
 
 @dataclass
@@ -51,6 +57,9 @@ class Backups:
     def archive(self, tr: Translator = ENGLISH) -> bytes:
         """A zip of every stored match as a match file, plus `history.csv` of the finished ones (its header in
         the words of `tr`)."""
+        from ..formats.archive import archive_name, zip_bytes
+        from ..history.csv import history_csv
+
         library = self.library
         files, records = [], []
         for s in sorted(library.matches(), key=lambda s: s.created):
@@ -90,6 +99,8 @@ class Backups:
         every match file. An error that is not a file's (a storage error: a full disk) stops the import and
         is kept in `stopped`, for the caller to tell (or to raise, when it is a bug); what came before it stays.
         """
+        from ..formats.archive import count_match_files, match_texts
+
         files = list(files)
         total = count_match_files(files)
         report = ImportReport()
@@ -110,6 +121,8 @@ class Backups:
 
     def import_paths(self, paths: Iterable[Path], progress: Progress | None = None) -> ImportReport:
         """`import_files` for files on disk, read as they are imported (a zip is never read whole)."""
+        from ..formats.archive import sources
+
         return self.import_files(sources(paths), progress)
 
     def _import_one(self, name: str, text: str, report: ImportReport) -> None:

@@ -209,6 +209,11 @@ class BrowserStore(Store):
     """`MatchStorage` in a browser tab: a `Store` over the folder in IndexedDB. Every write lands in
     memory when its method returns and is durable once `settle()` returned."""
 
+    HOLDS_LOCK = False
+    """The folder is this tab's memory: no other process sees it, and IndexedDB's own lock keeps a second tab
+    out (`IndexedDBFolder.elsewhere`). Taking a lock file there imported filelock at every first visit (36 ms
+    of a browser's start) to guard nothing."""
+
     def __init__(self, path: Path, kept_in: IndexedDBFolder, settled_at: int = -1):
         super().__init__(path)
         self.kept_in = kept_in

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-
-from filelock import FileLock, Timeout
+from typing import TYPE_CHECKING
 
 from ..service.ports import DiskFault, StoreLocked
 from .folder import LOCK_NAME
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 
 def _identity(path: Path) -> tuple[int, int]:
@@ -26,6 +28,8 @@ class FolderLock:
 
     def _take(self) -> tuple[FileLock, tuple[int, int]]:
         """Hold the folder's lock, noting which file it is: a folder deleted and made again has another."""
+        from filelock import FileLock, Timeout   # imported by the stores that hold a lock (not a browser's)
+
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             # thread_local=False: the store may be closed from another thread than the one that opened it.

@@ -59,6 +59,10 @@ class Store:
     deletes meanwhile is `NoSuchMatch`, as for any reader.
     """
 
+    HOLDS_LOCK = True
+    """Whether the store holds the folder's lock file (`FolderLock`): one process at a time, and a folder deleted
+    while the app runs noticed by it."""
+
     def __init__(self, folder: Path | str | None = None, *, clock: Callable[[], str] = utc_now,
                  read_only: bool = False):
         self.path = Path(folder) if folder is not None else data_dir()
@@ -75,7 +79,7 @@ class Store:
         self.remade = 0
         """How many times the data folder was found deleted while the app ran, and made again."""
         self._closed = True
-        self._file_lock = None if read_only else FolderLock(self.path)
+        self._file_lock = None if read_only or not self.HOLDS_LOCK else FolderLock(self.path)
         self._closed = False
         self._records: dict[str, MatchRecord] = {}
         self._index = Index()
@@ -117,7 +121,7 @@ class Store:
             if self._closed:
                 return
             self._closed = True
-            if self._file_lock is None:  # read only: nothing to write, no lock to let go
+            if self.read_only:  # nothing to write, no lock to let go
                 return
             try:
                 self._write_unsaved()
@@ -125,7 +129,8 @@ class Store:
             except OSError as exc:  # the bin is emptied at the next open; the index rebuilt from the files
                 log.warning("closing the data folder %s: %s", self.path, exc)
             finally:
-                self._file_lock.release()
+                if self._file_lock is not None:
+                    self._file_lock.release()
 
     def __enter__(self) -> Store:
         return self
@@ -187,9 +192,8 @@ class Store:
         folder first.
         """
         with self.lock:
-            if self._closed or self.read_only:
+            if self._closed or self._file_lock is None:   # read only, or a folder no other process sees
                 return False
-            assert self._file_lock is not None
             if not self._file_lock.lost():
                 return False
             log.warning("the data folder %s was deleted while the app ran: making it again", self.path)

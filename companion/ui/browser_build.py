@@ -170,10 +170,11 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
     page.add(ft.SafeArea(ft.Column(controls, spacing=20), expand=True))
 
 
-SNAPSHOT_ALSO = ("segno", "openskill.models", *LATER_VIEWS)
+SNAPSHOT_ALSO = ("segno", "openskill.models", "companion.formats.archive", "companion.history.csv", *LATER_VIEWS)
 """Modules the app imports only when a screen needs them (a first visit does not wait for them), which the
 snapshot holds all the same: an installed start then never imports them either (`companion.net.qr`, the
-ratings' `history.ratings._model`, the screens other than home: `views.Later`)."""
+ratings' `history.ratings._model`, the zip and CSV of `service.backups`, the screens other than home:
+`views.Later`)."""
 
 
 def report_modules() -> None:

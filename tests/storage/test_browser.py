@@ -157,3 +157,26 @@ def test_figures_kept_on_the_page_are_flushed_for_the_next_page_without_a_write_
     _, again = open_page(tmp_path, fake, 2)
     assert kept_key(again.read_kept(PAGES)) == key
     again.close()
+
+
+def test_a_browser_store_holds_no_lock_file_and_never_imports_filelock(tmp_path):
+    """The folder is the tab's own memory, and IndexedDB keeps a second tab out: a lock file there guarded
+    nothing and cost every first visit filelock's import (36 ms in Pyodide, #27). A laptop's store still locks."""
+    import subprocess
+    import sys
+
+    from companion.storage import Store
+    from companion.service import StoreLocked
+
+    code = ("import sys, asyncio; sys.path.insert(0, '.')\n"
+            "from tests.storage.fake_browser import FakeBrowser\n"
+            "from companion.storage.browser import open_in_browser\n"
+            f"_, store = asyncio.run(open_in_browser(FakeBrowser(), {str(tmp_path / 'tab')!r}))\n"
+            "print(store._file_lock is None, 'filelock' in sys.modules, store.check_folder())\n"
+            "store.close()\n")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.split()) == (0, ["True", "False", "False"]), done.stderr
+    with Store(tmp_path / "laptop"):
+        with pytest.raises(StoreLocked):
+            Store(tmp_path / "laptop")
