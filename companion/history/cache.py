@@ -48,16 +48,21 @@ class HistoryCache:
 
     def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
         """The scored history of `library` (the service's `Library`), oldest first."""
+        return self._snapshot(library)[1]
+
+    def _snapshot(self, library: Any) -> tuple[str, tuple[ScoredMatch, ...]]:
+        """The history's key and the scored history of that very key: read together, under the storage's lock
+        (`Library.scored_with_key`). A key read apart from the history could be a key the history comes back to
+        (a match deleted, then brought back) while the figures are those of the history in between."""
         key = self._key_of(library)
         with self._lock:
             if key == self._key:
-                return self._result
-        # Asked after the key: a match saved in between makes the history newer than its key, never older, and
-        # the next call, seeing another key, asks again.
-        result = score_history(library.scored())
+                return key, self._result
+        key, scored = library.scored_with_key()
+        result = score_history(scored)
         with self._lock:
             self._key, self._result = key, result
-        return result
+        return key, result
 
     def leaderboard(self, library: Any, filter: Filter, now: datetime) -> Leaderboard:
         """The leaderboard of `filter` over `library`'s history, brought up to date from the last one asked."""
@@ -93,46 +98,54 @@ class HistoryCache:
                 return self._pages[player_id]
             warm = self._key == key
         if not warm:
-            kept = pages_from_bytes(library.read_kept(PAGES), key)
+            # Read under the storage's lock with the key they are checked against: figures of this very history.
+            key, data = library.read_kept_with_key(PAGES)
+            kept = pages_from_bytes(data, key)
             if kept is not None:
-                with self._lock:
-                    if self._pages_key != key:
-                        self._pages_key, self._pages = key, {}
-                    self._pages = {**kept, **self._pages}
-                    self._kept = key
+                self._remember(key, kept, kept=True)
                 if player_id in kept:
                     return kept[player_id]
-        figures = self._work_out(library, player_id)
+        key, history = self._snapshot(library)
+        figures = self._work_out(history, player_id)
+        self._remember(key, {player_id: figures})
+        return figures
+
+    def _remember(self, key: str, pages: dict[str, PlayerFigures], kept: bool = False) -> None:
         with self._lock:
             if self._pages_key != key:
                 self._pages_key, self._pages = key, {}
-            self._pages[player_id] = figures
-        return figures
+            self._pages.update(pages)
+            if kept:
+                self._kept = key
 
-    def _work_out(self, library: Any, player_id: str) -> PlayerFigures:
-        history = self.scored(library)
+    def _work_out(self, history: tuple[ScoredMatch, ...], player_id: str) -> PlayerFigures:
+        """`player_id`'s figures over `history` (one snapshot: `_snapshot`) and its all-time ratings."""
         rated = self._with_book(Filter(), history, lambda book: book.leaderboard(datetime.now(UTC)).of(player_id))
         return player_figures(history, player_id, rated)
+
+    def _kept_already(self, library: Any, key: str) -> bool:
+        """Whether the figures kept are of this history and whole (a damaged file is kept again, not skipped)."""
+        if key == self._kept:
+            return True
+        data = library.read_kept(PAGES)
+        if kept_key(data) != key or pages_from_bytes(data, key) is None:
+            return False
+        self._kept = key
+        return True
 
     def keep_pages(self, library: Any) -> bool:
         """Every player's page worked out and kept for the next run, unless kept for this very history already;
         True when it kept them."""
-        key = self._key_of(library)
-        if key in (self._kept, kept_key(library.read_kept(PAGES))):
-            self._kept = key
+        key, history = self._snapshot(library)
+        if self._kept_already(library, key):
             return False
-        pages = {pid: self._work_out(library, pid) for pid in sorted(library.seen_players())}
-        return self._keep(library, key, pages)
+        return self._keep(library, key, {pid: self._work_out(history, pid) for pid in sorted(library.seen_players())})
 
     def _keep(self, library: Any, key: str, pages: dict[str, PlayerFigures]) -> bool:
-        if self._key_of(library) != key:   # the history changed meanwhile: kept by the next round
-            return False
+        """Keep `pages`, the figures of the history of `key` (one snapshot), under that key: right for that history
+        whatever happened since (a later history has another key, and the next round keeps it)."""
         library.keep(PAGES, pages_bytes(key, pages))
-        with self._lock:
-            self._kept = key
-            if self._pages_key != key:
-                self._pages_key, self._pages = key, {}
-            self._pages.update(pages)
+        self._remember(key, pages, kept=True)
         return True
 
     # --- ahead of time ----------------------------------------------------------------------------------
@@ -148,9 +161,14 @@ class HistoryCache:
     def follow(self, library: Any, stop: threading.Event, every: float = 10.0) -> None:
         """`warm` now, then again whenever the history has changed (checked every `every` seconds: asking costs
         nothing), until `stop` is set: what the next run finds kept is at most that much behind."""
-        while True:
-            if self._key_of(library) != self._kept:
-                self.warm(library)
+        while not stop.is_set():
+            try:
+                if self._key_of(library) != self._kept:
+                    self.warm(library)
+            except Exception:  # the store closed as the app ends, or a bug: only a head start, said in the log
+                if stop.is_set():
+                    return
+                log.warning("following the history failed; pages are worked out when opened", exc_info=True)
             if stop.wait(every):
                 return
 
@@ -164,15 +182,14 @@ class HistoryCache:
                 await asyncio.sleep(0)
                 self._with_book(Filter(), history[:end], lambda book: None)
             await asyncio.sleep(0)
-            self._with_book(Filter(), self.scored(library), lambda book: None)
-            key = self._key_of(library)
-            if key in (self._kept, kept_key(library.read_kept(PAGES))):
-                self._kept = key
+            key, whole = self._snapshot(library)
+            self._with_book(Filter(), whole, lambda book: None)
+            if self._kept_already(library, key):
                 return
             pages = {}
-            for pid in sorted(library.seen_players()):   # a page at a time
+            for pid in sorted(library.seen_players()):   # a page at a time, all of the one snapshot
                 await asyncio.sleep(0)
-                pages[pid] = self._work_out(library, pid)
+                pages[pid] = self._work_out(whole, pid)
             self._keep(library, key, pages)
         except Exception:  # only a head start, as `warm`
             log.warning("scoring the history ahead of time failed; each page will score it", exc_info=True)
@@ -180,6 +197,9 @@ class HistoryCache:
     async def follow_stepwise(self, library: Any, every: float = 10.0) -> None:
         """`follow` where there are no threads: `warm_stepwise` now and whenever the history has changed."""
         while True:
-            if self._key_of(library) != self._kept:
-                await self.warm_stepwise(library)
+            try:
+                if self._key_of(library) != self._kept:
+                    await self.warm_stepwise(library)
+            except Exception:  # only a head start, as `follow`
+                log.warning("following the history failed; pages are worked out when opened", exc_info=True)
             await asyncio.sleep(every)

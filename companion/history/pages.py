@@ -20,7 +20,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from .ratings import Move, PlayerRating
-from .scored import ScoredMatch, scored
+from .scored import FIGURES, ScoredMatch, scored
 from .stats import (BestHand, HeadToHead, MonthWins, Partnership, PlayerStats, head_to_head, partnerships,
                     player_stats, points_per_hand, wins_per_month)
 
@@ -29,6 +29,9 @@ __all__ = ["CHART_POINTS", "MOVES_SHOWN", "VERSION", "PlayerFigures", "Rated", "
 
 VERSION = 1
 """The version of what `player_figures` works out: figures kept by another version are worked out again."""
+KEPT_VERSION = f"{VERSION}/{FIGURES}"
+"""What kept figures are checked against: this module's version and that of each match's scored figures (the
+history's key is the same when the figures are scored anew by another version of the app)."""
 CHART_POINTS = 120
 """The most points a chart of a player's page has."""
 MOVES_SHOWN = 10
@@ -150,7 +153,7 @@ def pages_bytes(key: str, pages: Mapping[str, PlayerFigures]) -> bytes:
     """Every player's figures as the storage keeps them: a header line (version, key, checksum), then the
     figures."""
     body = json.dumps({pid: _dump(f) for pid, f in pages.items()}, separators=(",", ":")).encode()
-    head = json.dumps({"version": VERSION, "key": key, "check": hashlib.blake2b(body, digest_size=16).hexdigest()})
+    head = json.dumps({"version": KEPT_VERSION, "key": key, "check": hashlib.blake2b(body, digest_size=16).hexdigest()})
     return head.encode() + b"\n" + body
 
 
@@ -160,7 +163,7 @@ def kept_key(data: bytes | None) -> str | None:
         head = json.loads((data or b"").partition(b"\n")[0])
     except ValueError:
         return None
-    return head.get("key") if isinstance(head, dict) and head.get("version") == VERSION else None
+    return head.get("key") if isinstance(head, dict) and head.get("version") == KEPT_VERSION else None
 
 
 def pages_from_bytes(data: bytes | None, key: str) -> dict[str, PlayerFigures] | None:
@@ -170,7 +173,7 @@ def pages_from_bytes(data: bytes | None, key: str) -> dict[str, PlayerFigures] |
     try:
         head_bytes, _, body = data.partition(b"\n")
         head = json.loads(head_bytes)
-        if (not isinstance(head, dict) or head.get("version") != VERSION or head.get("key") != key
+        if (not isinstance(head, dict) or head.get("version") != KEPT_VERSION or head.get("key") != key
                 or head.get("check") != hashlib.blake2b(body, digest_size=16).hexdigest()):
             return None
         pages = json.loads(body)

@@ -90,6 +90,14 @@ class Library:
         """Figures kept between runs (`MatchStorage.keep`), None when none are."""
         return self.storage.read_kept(name)
 
+    def read_kept_with_key(self, name: str) -> tuple[str, bytes | None]:
+        """The history's key and the figures kept under `name`, read together (see `HistoryCache`)."""
+        return self.storage.read_kept_with_key(name)
+
+    def scored_with_key(self) -> tuple[str, list[ScoredMatch]]:
+        """The history's key and the history scored (`scored`), read together: the figures of that very key."""
+        return self.storage.scored_with_key()
+
     def keep(self, name: str, data: bytes) -> None:
         self.storage.keep(name, data)
 

@@ -173,6 +173,9 @@ class MatchStorage(Protocol):
     def history_key(self) -> str:
         """A key of the history: the same while no finished or abandoned match is added, changed or removed."""
 
+    def scored_with_key(self) -> tuple[str, list[ScoredMatch]]:
+        """`history_key` and `list_scored` read together, with no write between them."""
+
     def list_scored(self) -> list[ScoredMatch]:
         """The finished and abandoned matches (`MatchSummary.is_history`) scored, any order, without reading a
         match file where the storage keeps each match's figures with its summary (every save writes them)."""
@@ -195,6 +198,9 @@ class MatchStorage(Protocol):
     # figures kept between runs (a cache of what the matches add up to)
     def read_kept(self, name: str) -> bytes | None:
         """What `keep` kept under `name`, None when nothing is."""
+
+    def read_kept_with_key(self, name: str) -> tuple[str, bytes | None]:
+        """`history_key` and `read_kept` read together, with no write between them."""
 
     def keep(self, name: str, data: bytes) -> None:
         """Keep figures worked out from the matches: never synced or exported; read back with the key they were

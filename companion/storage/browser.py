@@ -241,10 +241,13 @@ class BrowserStore(Store):
         self._keeping = loop.create_task(self._settle_quietly())
 
     async def _settle_quietly(self) -> None:
+        said = self.refused
         try:
             await self.settle()
         except StorageError:
-            pass   # `refused` says why; the next write's settle tries again
+            # Kept figures are no one's save: the next save's own settle tries again, and says it if refused then
+            # (`refused` set here would have sent that save down the quiet path, untold).
+            self.refused = said
 
     # --- durability -------------------------------------------------------------------------------------
     def unsettled(self) -> bool:

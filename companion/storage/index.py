@@ -34,7 +34,12 @@ def history_order(entry: dict[str, Any]) -> tuple[str, str]:
 
 
 def _digest(entry: dict[str, Any]) -> int:
-    return int.from_bytes(hashlib.blake2b((entry["id"] + "\0" + entry["updated"]).encode(), digest_size=16).digest())
+    """What of a history entry its scored figures come from: the match's content (its fingerprint), its times,
+    players and figures (who made each xeri), not its last change: a live tap on a drawn match's deciding hand
+    changes that alone, and moved the history's key with every tap."""
+    said = "\0".join((entry["id"], entry["fingerprint"], entry["created"], str(entry["finished"]),
+                      str(entry["abandoned"]), str(entry["player_ids"]), str(entry.get("figures"))))
+    return int.from_bytes(hashlib.blake2b(said.encode(), digest_size=16).digest())
 
 
 def bucket_of(match_id: str) -> str:
@@ -65,7 +70,7 @@ class Index:
         self._seen: Counter[str] = Counter()
         """Each player id, by how many entries seat it."""
         self._key = 0
-        """The history's key: the XOR of each history entry's digest of its id and last change."""
+        """The history's key: the XOR of each history entry's digest (`_digest`)."""
 
     def __contains__(self, match_id: object) -> bool:
         return match_id in self._entries
@@ -133,8 +138,8 @@ class Index:
         return set(self._seen)
 
     def history_key(self) -> str:
-        """A digest of the history's matches and their last changes: the same for the same history, whatever
-        order it was built in; another when a history match is added, changed or removed."""
+        """A digest of the history's matches (`_digest`: what their figures come from): the same for the same
+        history, whatever order it was built in; another when a history match is added, changed or removed."""
         return f"{len(self._history)}-{self._key:032x}"
 
     def with_fingerprint(self, fingerprint: str) -> list[dict[str, Any]]:

@@ -230,6 +230,11 @@ class Store:
             except OSError:
                 return None
 
+    def read_kept_with_key(self, name: str) -> tuple[str, bytes | None]:
+        """`history_key` and `read_kept`, read together (no write between them)."""
+        with self.lock:
+            return self.history_key(), self.read_kept(name)
+
     def keep(self, name: str, data: bytes) -> None:
         """Keep figures worked out from the matches (`history.pages`), replacing those kept under `name`: a cache,
         never synced or exported, which its reader checks against the history's key. A read-only store keeps
@@ -556,6 +561,11 @@ class Store:
                 self._scored[doc["id"]] = (doc, self._players.version, scored)
                 out.append(scored)
             return out
+
+    def scored_with_key(self) -> tuple[str, list[ScoredMatch]]:
+        """`history_key` and `list_scored`, read together (no write between them): the figures of that very key."""
+        with self.lock:
+            return self.history_key(), self.list_scored()
 
     def find_same(self, fingerprint: str) -> MatchRecord | None:
         """The oldest readable stored match whose content has this fingerprint, if any."""

@@ -149,8 +149,8 @@ def connection_of(page: ft.Page) -> object | None:
 
 
 PLACE_KEY = "xeri.place"
-"""Where the phone's browser keeps its place (`Place`): the match followed, then 1 when at its table (2: at its
-table, playing its deciding hand)."""
+"""Where the phone's browser keeps its place (`Place`): the match followed, then 1 when at its table (2 and a
+number: at its table, playing the deciding hand chosen when the match had that many hands)."""
 
 PLACE_WAIT = 2.0
 """Seconds the first draw waits for the browser to say where the phone was; past that it opens at home."""
@@ -186,19 +186,23 @@ async def read_place(prefs: ft.SharedPreferences, connection: Callable[[], objec
 
 
 def place_from(said: object) -> Place | None:
-    """A place from what the browser kept ("<match id> 1": at its table; 2: playing its deciding hand there), or
-    None when it is not one."""
+    """A place from what the browser kept ("<match id> 1": at its table; "<match id> 2 <hands>": playing its
+    deciding hand there), or None when it is not one."""
     if not isinstance(said, str) or len(said) > 80:
         return None
-    following, _, at = said.partition(" ")
+    following, _, rest = said.partition(" ")
+    at, _, hands = rest.partition(" ")
     if following and not (len(following) == 32 and all(c in "0123456789abcdef" for c in following)):
         return None
-    return Place(following, at in ("1", "2"), at == "2")
+    deciding = int(hands) if at == "2" and hands.isdigit() and len(hands) <= 4 else 0
+    return Place(following, at in ("1", "2"), deciding)
 
 
 def said_of(place: Place) -> str:
     """What the browser keeps for a place (`place_from` reads it back)."""
-    return f"{place.following} {2 if place.deciding else int(place.at_table)}"
+    if place.deciding:
+        return f"{place.following} 2 {place.deciding}"
+    return f"{place.following} {int(place.at_table)}"
 
 
 def place_keeper(page: ft.Page) -> Callable[[Place], None]:

@@ -174,3 +174,28 @@ def test_what_a_round_of_sync_stored_is_kept_in_the_browser_before_the_phone_is_
         store.close()
 
     run(scenario())
+
+
+def test_a_refused_flush_of_kept_figures_leaves_the_next_unkept_save_said(tmp_path):
+    """Figures kept in the background (#27) whose flush the browser refuses must not silence what the next save
+    says: a full IndexedDB is told at the first save it refuses (the kept file, rewritten after each match, is
+    likely the first write to meet a full quota)."""
+    from .vm import enter
+
+    async def scenario() -> None:
+        fake = SlowBrowser()
+        app, store, _redraws = await open_app(tmp_path, fake)
+        start(app)
+        enter(app)
+        await until(lambda: not store.unsettled())
+        fake.refuse = RuntimeError("QuotaExceededError: no room")     # IndexedDB is full from here on
+        store.keep("player-pages", b"x" * 1000)                         # as HistoryCache keeps them, on the loop
+        await asyncio.sleep(0.2)
+        assert store.refused is None
+        app.session.notice = None
+        enter(app)                                                       # a save the browser does not keep
+        await until(lambda: app.session.notice is not None)
+        assert app.session.notice.text == t("notice.browser.unkept", reason="QuotaExceededError: no room")
+        store.close()
+
+    run(scenario())

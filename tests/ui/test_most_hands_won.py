@@ -98,3 +98,26 @@ def test_a_phone_reloaded_while_its_table_plays_the_deciding_hand_comes_back_to_
     assert not browser.kept[-1].deciding
     third = browser.open(services).scoreboard
     assert not third.at_hand and (third.record is None or third.record.id != drawn or third.deciding_offered)
+
+
+def test_a_phone_reloaded_after_the_deciding_hand_was_saved_level_elsewhere_is_not_at_a_hand_nobody_chose(services):
+    """Found in review: the place said "deciding hand" without which one; another phone saved it level (drawn
+    again, a new deciding hand offered), and the reloaded phone came back at that new hand, never chosen."""
+    from companion.engine.entry import HandEntry
+
+    from .vm import Browser
+
+    level = HandEntry(xeris=(0, 0), jack_xeris=(0, 0), most_cards=None, counting=(10, 10), ten_of_diamonds=0, two=1)
+    browser = Browser()
+    app = browser.open(services)
+    start(app, goal={"goal_kind": "hands", "hands": 2})
+    enter(app)
+    enter(app, **BEN_WINS)
+    drawn = app.scoreboard.record.id
+    app.scoreboard.play_deciding_hand()
+    assert browser.kept[-1].deciding == 2
+    services.table.record_hand(drawn, level)            # another phone saves the deciding hand: drawn again
+    st = services.table.standing(services.table.get(drawn))
+    assert st.status is Status.DRAWN and st.deciding_hand
+    again = browser.open(services).scoreboard
+    assert not again.at_hand

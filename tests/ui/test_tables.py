@@ -183,7 +183,7 @@ def test_each_phone_keeps_its_own_place_in_its_own_browser_never_in_the_shared_s
 def test_a_place_reads_back_as_kept_and_anything_else_the_browser_says_is_no_place():
     from companion.ui.app import place_from, said_of
 
-    for place in (Place("ab" * 16, True), Place("ab" * 16, False), Place(), Place("ab" * 16, True, True)):
+    for place in (Place("ab" * 16, True), Place("ab" * 16, False), Place(), Place("ab" * 16, True, 4)):
         assert place_from(said_of(place)) == place
     for said in (None, 3, ["x"], "not-an-id 1", "AB" * 16 + " 1", "ab" * 16 + " 1" + " " * 80):
         assert place_from(said) is None

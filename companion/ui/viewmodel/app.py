@@ -58,8 +58,8 @@ class AppModel(ViewModel):
             return
         record = self.scoreboard.record
         at_table = self.screen in (Screen.SCOREBOARD, Screen.ENTRY)
-        deciding = (at_table and record is not None
-                    and self.scoreboard.deciding == (record.id, len(record.match.hands)))
+        deciding = (len(record.match.hands) if at_table and record is not None
+                    and self.scoreboard.deciding == (record.id, len(record.match.hands)) else 0)
         place = Place(record.id if record is not None else "", at_table, deciding)
         if place != (self.session.place or Place()):
             self.session.place = place

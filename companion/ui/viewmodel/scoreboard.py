@@ -90,7 +90,8 @@ class ScoreboardModel(ViewModel):
             return None
         if self.services.table.standing(record).is_over:
             # Over, unless drawn with its deciding hand at the table (the table chose to play it before the reload).
-            if not (place.deciding and place.at_table and self.services.table.standing(record).deciding_hand):
+            if not (place.deciding and place.at_table and place.deciding == len(record.match.hands)
+                    and self.services.table.standing(record).deciding_hand):
                 return None
             self.deciding = (record.id, len(record.match.hands))
         if place.at_table:

@@ -58,8 +58,9 @@ class Place:
 
     following: str = ""
     at_table: bool = False
-    deciding: bool = False
-    """At the table playing a drawn match's deciding hand (the table chose to play it: a reload keeps the hand)."""
+    deciding: int = 0
+    """At the table playing a drawn match's deciding hand, chosen when it had this many hands (0: none). A reload
+    comes back to that hand while the match still has that many: not to one saved elsewhere since, drawn again."""
 
 
 @dataclass(frozen=True)
