@@ -76,10 +76,9 @@ def test_a_draw_under_rules_without_a_deciding_hand_offers_none(app):
     assert app.scoreboard.standing.status is Status.DRAWN and not app.scoreboard.deciding_offered
 
 
-def test_a_phone_reloaded_while_its_table_plays_the_deciding_hand_comes_back_to_that_hand(services):
-    """A reload (or the laptop's app started again) during a drawn match's deciding hand opened Home: the drawn
-    match is over, and the phone's place said only "at its table". The place now says it plays the deciding hand;
-    a phone that was only looking at the drawn match comes back to the offer, not to a hand."""
+def playing_the_deciding_hand(services):
+    """A phone whose browser keeps its place, at a two-hand match drawn 1 – 1 whose deciding hand its table chose
+    to play: (its browser, the match's id)."""
     from .vm import Browser
 
     browser = Browser()
@@ -87,9 +86,16 @@ def test_a_phone_reloaded_while_its_table_plays_the_deciding_hand_comes_back_to_
     start(app, goal={"goal_kind": "hands", "hands": 2})
     enter(app)
     enter(app, **BEN_WINS)
-    drawn = app.scoreboard.record.id
     app.scoreboard.play_deciding_hand()
-    assert browser.kept[-1].deciding
+    assert browser.kept[-1].deciding == 2
+    return browser, app.scoreboard.record.id
+
+
+def test_a_phone_reloaded_while_its_table_plays_the_deciding_hand_comes_back_to_that_hand(services):
+    """A reload (or the laptop's app started again) during a drawn match's deciding hand opened Home: the drawn
+    match is over, and the phone's place said only "at its table". The place now says it plays the deciding hand;
+    a phone that was only looking at the drawn match comes back to the offer, not to a hand."""
+    browser, drawn = playing_the_deciding_hand(services)
     again = browser.open(services)
     board = again.scoreboard
     assert again.screen is Screen.SCOREBOARD and board.record.id == drawn and board.at_hand
@@ -105,17 +111,8 @@ def test_a_phone_reloaded_after_the_deciding_hand_was_saved_level_elsewhere_is_n
     again, a new deciding hand offered), and the reloaded phone came back at that new hand, never chosen."""
     from companion.engine.entry import HandEntry
 
-    from .vm import Browser
-
     level = HandEntry(xeris=(0, 0), jack_xeris=(0, 0), most_cards=None, counting=(10, 10), ten_of_diamonds=0, two=1)
-    browser = Browser()
-    app = browser.open(services)
-    start(app, goal={"goal_kind": "hands", "hands": 2})
-    enter(app)
-    enter(app, **BEN_WINS)
-    drawn = app.scoreboard.record.id
-    app.scoreboard.play_deciding_hand()
-    assert browser.kept[-1].deciding == 2
+    browser, drawn = playing_the_deciding_hand(services)
     services.table.record_hand(drawn, level)            # another phone saves the deciding hand: drawn again
     st = services.table.standing(services.table.get(drawn))
     assert st.status is Status.DRAWN and st.deciding_hand
