@@ -23,9 +23,10 @@ PAGES = "player-pages"
 
 class HistoryCache:
     """The scored history (every finished and abandoned match), kept for the whole app while no match changes
-    (its key: each match's id and last change), whichever browser session asks, and the ratings of the filters
-    asked for. The figures come from the storage's index (`Library.scored`: kept with each save), so no match
-    file is read; `warm` fills it ahead of time in a thread, `warm_stepwise` without one (the browser build)."""
+    (its key: `Library.history_key`, a digest of what each match's figures come from), whichever browser session
+    asks, and the ratings of the filters asked for. The figures come from the storage's index (`Library.scored`:
+    kept with each save), so no match file is read; `warm` fills it ahead of time in a thread, `warm_stepwise`
+    without one (the browser build)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -42,8 +43,9 @@ class HistoryCache:
 
     @staticmethod
     def _key_of(library: Any) -> str:
-        """The key a scored history is kept under: a digest of each history match's id and last change, which the
-        storage keeps up to date with each write (`Library.history_key`), so asking costs nothing."""
+        """The key a scored history is kept under: a digest of what each history match's figures come from (not
+        its last change: a live tap moves nothing), which the storage keeps up to date with each write
+        (`Library.history_key`), so asking costs nothing."""
         return str(library.history_key())
 
     def scored(self, library: Any) -> tuple[ScoredMatch, ...]:
