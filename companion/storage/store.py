@@ -44,6 +44,12 @@ FOLDERS = (DAMAGED, MATCHES, INDEX, BIN)
 """The folders inside the data folder, `damaged` first: a file in the place of another is moved into it."""
 
 
+def _selected(doc: dict[str, Any], player: str | None, rules: str | None, empty: bool) -> bool:
+    """Whether `Store.history` lists the history entry `doc` under these filters."""
+    return ((player is None or any(player in ids for ids in doc["player_ids"]))
+            and (rules is None or doc["rules"] == rules) and (empty or not is_empty(doc)))
+
+
 class Store:
     """Matches, known players and settings in one data folder, held by one process at a time.
 
@@ -483,8 +489,7 @@ class Store:
             for doc in self._index.history():
                 if limit is not None and len(out) >= limit:
                     break
-                if ((player is None or any(player in ids for ids in doc["player_ids"]))
-                        and (rules is None or doc["rules"] == rules) and (empty or not is_empty(doc))):
+                if _selected(doc, player, rules, empty):
                     out.append(self._summary(doc))
             return out
 
@@ -494,9 +499,7 @@ class Store:
             self._check_open()
             if player is None and rules is None:
                 return self._index.history_size(empty)
-            return sum(1 for doc in self._index.history()
-                       if (player is None or any(player in ids for ids in doc["player_ids"]))
-                       and (rules is None or doc["rules"] == rules) and (empty or not is_empty(doc)))
+            return sum(1 for doc in self._index.history() if _selected(doc, player, rules, empty))
 
     def playing(self) -> list[MatchSummary]:
         """The matches in play (neither decided nor abandoned), any order."""
