@@ -264,7 +264,7 @@ def compile_bytecode(folder: Path) -> bool:
     if node is None:
         log("node not found: shipping Python sources instead of bytecode (the first start is slower)")
         return False
-    subprocess.run([node, str(WEB / "compile_pyc.mjs"), str(flet_web_dir() / "pyodide"), str(folder), "2"],
+    subprocess.run([node, str(WEB / "compile_pyc.mjs"), str(flet_web_dir() / "pyodide"), str(folder)],
                    check=True)
     return True
 

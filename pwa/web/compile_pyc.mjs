@@ -1,16 +1,43 @@
 // Compile every .py under ROOT to a sourceless .pyc beside it and delete the .py, with Pyodide's own
 // CPython (the bytecode must match the browser's interpreter exactly; the build machine's Python is
 // another version). Run by pwa/build.py when node is there:
-//   node compile_pyc.mjs PYODIDE_DIR ROOT OPTIMIZE
-const [dir, root, optimize] = process.argv.slice(2);
+//   node compile_pyc.mjs PYODIDE_DIR ROOT
+// As python -OO (no asserts, no docstrings), but a class keeps its docstring's first line (its name if it
+// has none, or an empty one): a dataclass without a docstring makes one at its creation from inspect.signature, which cost a
+// first visit about 0.45 ms for each of flet's 300-odd dataclasses in Pyodide (docs/pwa.md).
+const [dir, root] = process.argv.slice(2);
 const { loadPyodide } = await import(dir + "/pyodide.mjs");
 const py = await loadPyodide({ indexURL: dir + "/" });
 py.FS.mkdirTree("/stage");
 py.FS.mount(py.FS.filesystems.NODEFS, { root }, "/stage");
 const out = py.runPython(`
-import compileall, os, py_compile, sys
+import ast, compileall, importlib.machinery, os, py_compile, sys
+
+def _short_docstrings(tree):
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        first = node.body[0] if node.body else None
+        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+                and isinstance(first.value.value, str)):
+            if isinstance(node, ast.ClassDef):
+                node.body.insert(0, ast.copy_location(ast.Expr(ast.Constant(node.name)), node.body[0]))
+            continue
+        if isinstance(node, ast.ClassDef):
+            first.value.value = first.value.value.strip().split("\\n", 1)[0].strip() or node.name
+        elif len(node.body) > 1:
+            del node.body[0]
+        else:
+            node.body[0] = ast.copy_location(ast.Pass(), first)
+    return ast.fix_missing_locations(tree)
+
+def _source_to_code(self, data, path, *, _optimize=-1):
+    # py_compile's step from source to code: optimize 1 (asserts gone) over the tree with short docstrings
+    return compile(_short_docstrings(ast.parse(data, path)), path, "exec", dont_inherit=True, optimize=1)
+
+importlib.machinery.SourceFileLoader.source_to_code = _source_to_code
 # File names in code objects (tracebacks) are where the worker puts the app: /home/pyodide/app.zip/...
-ok = compileall.compile_dir("/stage", quiet=1, legacy=True, optimize=${Number(optimize)},
+ok = compileall.compile_dir("/stage", quiet=1, legacy=True,
                             stripdir="/stage", prependdir="/home/pyodide/app.zip",
                             invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 n = 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -220,3 +221,65 @@ def test_what_only_a_later_screen_needs_is_not_imported_at_start_but_is_in_the_s
     monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(xeriModules=lambda text: told.append(json.loads(text))))
     browser_build.report_modules()
     assert set(browser_build.SNAPSHOT_ALSO) <= set(told[0]) and "companion.ui.app" in told[0]
+
+
+def test_the_bytecode_keeps_a_classs_first_docstring_line_and_nothing_else(tmp_path):
+    # As python -OO, but a dataclass without a docstring makes one at its creation from inspect.signature (a
+    # first visit made 300-odd of flet's), so a class keeps its docstring's first line, or its name.
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed (Debian: apt-get install nodejs); it runs Pyodide's compiler")
+    stage = tmp_path / "stage"
+    stage.mkdir()
+    (stage / "mod.py").write_text('''"""The module."""
+from dataclasses import dataclass
+
+
+@dataclass
+class Told:
+    """First line.
+
+    More lines.
+    """
+    x: int = 1
+
+
+@dataclass
+class Untold:
+    y: int = 2
+
+
+@dataclass
+class Blank:
+    """ """
+    z: int = 3
+
+
+def only_a_docstring():
+    """Nothing else."""
+
+
+def checked():
+    """Checks."""
+    assert False, "asserts are gone"
+    return "ran"
+''')
+    assert build.compile_bytecode(stage)
+    assert sorted(p.name for p in stage.iterdir()) == ["mod.pyc"]
+    probe = tmp_path / "probe.mjs"
+    probe.write_text(f"""
+const {{ loadPyodide }} = await import({json.dumps(str(build.flet_web_dir() / "pyodide" / "pyodide.mjs"))});
+const py = await loadPyodide();
+py.FS.mkdirTree("/stage");
+py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(stage))} }}, "/stage");
+console.log(py.runPython(`
+import json, sys
+sys.path.insert(0, "/stage")
+import mod
+json.dumps([mod.__doc__, mod.Told.__doc__, mod.Untold.__doc__, mod.Blank.__doc__, mod.only_a_docstring(),
+            mod.only_a_docstring.__doc__, mod.checked(), mod.checked.__doc__])
+`));
+""")
+    said = subprocess.run(["node", str(probe)], capture_output=True, text=True, timeout=120)
+    assert said.returncode == 0, said.stderr[-2000:]
+    assert json.loads(said.stdout.strip().splitlines()[-1]) == [
+        None, "First line.", "Untold", "Blank", None, None, "ran", None]
