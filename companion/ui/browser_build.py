@@ -6,11 +6,14 @@ the browser has kept it.
 
 from __future__ import annotations
 
+import _lsprof
 import asyncio
 import json
 import logging
 import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlparse
 
@@ -59,6 +62,55 @@ on the page's timeline (`tap:…`), to see where a tap's time goes."""
 def trace(name: str) -> None:
     if TRACE:
         mark(name)
+
+
+PROFILE = False
+"""Set from the page's address in `run` (`?profile=1`): Python's calls from Flutter's connection to the first
+screen drawn are profiled, and the slowest are written to the browser's console (`profile_report`)."""
+
+
+@contextmanager
+def profiled() -> Iterator[None]:
+    """Every Python call in the block profiled, and the slowest written to the console after it, when the
+    page asked for it (`PROFILE`). cProfile and pstats are left out of the build's standard library; `_lsprof`
+    is their part written in C."""
+    if not PROFILE:
+        yield
+        return
+    found = _lsprof.Profiler()
+    found.enable()
+    try:
+        yield
+    finally:
+        say_in_console(profile_report(found))
+
+
+def profile_report(found: _lsprof.Profiler, top: int = 40) -> str:
+    """What `found` saw, stopped: ms in a function and what it called, ms in the function itself, its calls,
+    and where it is; the `top` by the first figure, then by the second."""
+    found.disable()
+    entries = found.getstats()
+
+    def line(entry: Any) -> str:
+        code = entry.code
+        where = code if isinstance(code, str) else (
+            f"{code.co_filename.rsplit('__pypackages__/', 1)[-1]}:{code.co_firstlineno} {code.co_name}")
+        return f"{entry.totaltime * 1000:9.1f} {entry.inlinetime * 1000:9.1f} {entry.callcount:7d}  {where}"
+
+    by_total = sorted(entries, key=lambda entry: -entry.totaltime)[:top]
+    by_own = sorted(entries, key=lambda entry: -entry.inlinetime)[:top]
+    return "\n".join(["Python until the first screen (ms with calls, ms own, calls, function); by the first:",
+                      *map(line, by_total), "by the second:", *map(line, by_own)])
+
+
+def say_in_console(text: str) -> None:
+    """`text` in the browser's console (a line of the log elsewhere)."""
+    try:
+        import js
+
+        js.console.log(text)
+    except NOT_IN_PAGE:
+        log.info("%s", text)
 
 
 class BrowserSession(ObservableSession):
@@ -201,39 +253,41 @@ def run() -> None:
     # Read now, not at import: a start from a memory snapshot has the modules imported already, by another
     # page load with another address.
     options = PageOptions.from_address(document_url)
-    global TRACE
-    TRACE = "trace=1" in urlparse(document_url).query.split("&")
+    global TRACE, PROFILE
+    asked = urlparse(document_url).query.split("&")
+    TRACE, PROFILE = "trace=1" in asked, "profile=1" in asked
     random.seed()  # a start from a snapshot would otherwise repeat the snapshot's random state
     opening = asyncio.ensure_future(open_in_browser())
 
     async def main(page: ft.Page) -> None:
         mark("py:session")
-        try:
-            _kept_in, store = await opening
-        except StorageError as exc:
-            # The sentence is the phone's language; the reason inside it is IndexedDB's or the system's.
-            tr = Translator(browser_language())
-            message_page(page, tr("browser.unopened", reason=tr.say(exc)))
-            return
-        mark("py:store-open")
-        if store is None:
-            message_page(page, Translator(browser_language())("browser.elsewhere"), retry=document_url or "/")
+        with profiled():  # ?profile=1
+            try:
+                _kept_in, store = await opening
+            except StorageError as exc:
+                # The sentence is the phone's language; the reason inside it is IndexedDB's or the system's.
+                tr = Translator(browser_language())
+                message_page(page, tr("browser.unopened", reason=tr.say(exc)))
+                return
+            mark("py:store-open")
+            if store is None:
+                message_page(page, Translator(browser_language())("browser.elsewhere"), retry=document_url or "/")
+                mark("py:main-done")
+                return
+            page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
+            parts = bootstrap.build(store)
+            await make_main(parts, options, browser_session(parts, store), kept_prefs)(page)
+            await asyncio.wrap_future(page._xeri_started)  # type: ignore[attr-defined]  # the first screen, drawn
             mark("py:main-done")
-            return
-        page.session.store.set(LANGUAGES_KEY, list(browser_languages()))  # as the server does (`before_main`)
-        parts = bootstrap.build(store)
-        await make_main(parts, options, browser_session(parts, store), kept_prefs)(page)
-        await asyncio.wrap_future(page._xeri_started)  # type: ignore[attr-defined]  # the first screen, drawn
-        mark("py:main-done")
 
-        async def after_start() -> None:
-            await asyncio.sleep(2)  # the first screen has been drawn: its modules are loaded
-            report_modules()
-            start_sync(page, parts, store)
-            await asyncio.sleep(max(WARM_AFTER - 2, 0))
-            await parts.history.follow_stepwise(parts.services.library)
+            async def after_start() -> None:
+                await asyncio.sleep(2)  # the first screen has been drawn: its modules are loaded
+                report_modules()
+                start_sync(page, parts, store)
+                await asyncio.sleep(max(WARM_AFTER - 2, 0))
+                await parts.history.follow_stepwise(parts.services.library)
 
-        page.run_task(after_start)
+            page.run_task(after_start)
 
     ft.run(main)
 

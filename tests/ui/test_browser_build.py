@@ -199,3 +199,25 @@ def test_a_refused_flush_of_kept_figures_leaves_the_next_unkept_save_said(tmp_pa
         store.close()
 
     run(scenario())
+
+
+def test_a_profiled_start_names_its_slowest_calls_and_an_unasked_one_profiles_nothing(monkeypatch, caplog):
+    # `?profile=1`: the browser build's stdlib has no cProfile or pstats, so the report is made here.
+    import logging
+
+    from companion.ui import browser_build
+
+    def slow_part():
+        return sum(i * i for i in range(20000))
+
+    caplog.set_level(logging.INFO, logger=browser_build.__name__)
+    with browser_build.profiled():
+        slow_part()
+    assert not caplog.records
+    monkeypatch.setattr(browser_build, "PROFILE", True)
+    with browser_build.profiled():
+        slow_part()
+    said = caplog.records[-1].getMessage()
+    assert said.startswith("Python until the first screen")
+    assert "slow_part" in said.split("by the second:")[0]
+    assert "by the second:" in said
