@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable, Iterable, Mapping, MutableMapping
 
-import platformdirs
 from tinydb import TinyDB
 from tinydb.table import Document, Table
 
@@ -51,6 +50,8 @@ def data_dir() -> Path:
         value = os.environ.get(variable, "").strip()
         if value:
             return Path(value).expanduser()
+    import platformdirs   # here, not at the top: the browser build's store is in IndexedDB and ships no platformdirs
+
     return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 

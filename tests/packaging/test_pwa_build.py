@@ -13,10 +13,12 @@ from pwa import build
 from .imports import import_without
 
 ROOT = Path(__file__).resolve().parents[2]
-SERVER_ONLY = {"flet-web", "uvicorn", "httpx"}
-"""What only the served app needs: the web client and its server, the CouchDB client's CPython transport (the
-browser build's is `fetch`: companion/sync/transport.py). Not segno: the Sync screen draws a group's join QR
-code in the browser build too."""
+SERVER_ONLY = {"flet-web", "uvicorn", "httpx", "filelock", "platformdirs"}
+"""What only the served app (and the CLI) needs: the web client and its server, the CouchDB client's CPython
+transport (the browser build's is `fetch`: companion/sync/transport.py), the data folder's lock file and its
+place on the disk (a browser's store is in IndexedDB, whose own lock keeps a second tab out: `Store.HOLDS_LOCK`).
+filelock alone was 0.28 MB of a first visit (brotli). Not segno: the Sync screen draws a group's join QR code in
+the browser build too."""
 
 
 def project_dependencies() -> dict[str, str]:
