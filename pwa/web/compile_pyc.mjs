@@ -1,17 +1,25 @@
 // Compile every .py under ROOT to a sourceless .pyc beside it and delete the .py, with Pyodide's own
 // CPython (the bytecode must match the browser's interpreter exactly; the build machine's Python is
 // another version). Run by pwa/build.py when node is there:
-//   node compile_pyc.mjs PYODIDE_DIR ROOT
-// As python -OO (no asserts, no docstrings), but a class keeps its docstring's first line (its name if it
-// has none, or an empty one): a dataclass without a docstring makes one at its creation from inspect.signature, which cost a
-// first visit about 0.45 ms for each of flet's 300-odd dataclasses in Pyodide (docs/pwa.md).
-const [dir, root] = process.argv.slice(2);
+//   node compile_pyc.mjs PYODIDE_DIR ROOT WHERE [MODE]
+// WHERE: the path the browser imports ROOT's modules from (tracebacks name it), e.g. /home/pyodide/app.zip.
+// MODE "classdocs" (the app and its packages): as python -OO (no asserts, no docstrings), but a class keeps its
+// docstring's first line (its name if it has none): a dataclass without a docstring makes one at its creation
+// from inspect.signature, which cost a first visit about 0.45 ms for each of flet's 300-odd dataclasses in
+// Pyodide (docs/pwa.md). MODE "OO" (the standard library): exactly python -OO, as CPython tests it.
+const [dir, root, where, mode = "classdocs"] = process.argv.slice(2);
 const { loadPyodide } = await import(dir + "/pyodide.mjs");
 const py = await loadPyodide({ indexURL: dir + "/" });
 py.FS.mkdirTree("/stage");
 py.FS.mount(py.FS.filesystems.NODEFS, { root }, "/stage");
 const out = py.runPython(`
 import ast, compileall, importlib.machinery, os, py_compile, sys
+
+def _slots_doc(cls):
+    # A class with "__doc__" in its __slots__ (typing's) can have no docstring of its own.
+    return any(isinstance(part, ast.Constant) and part.value == "__doc__"
+               for statement in cls.body if isinstance(statement, (ast.Assign, ast.AnnAssign))
+               for part in ast.walk(statement))
 
 def _short_docstrings(tree):
     for node in ast.walk(tree):
@@ -20,7 +28,7 @@ def _short_docstrings(tree):
         first = node.body[0] if node.body else None
         if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
                 and isinstance(first.value.value, str)):
-            if isinstance(node, ast.ClassDef):
+            if isinstance(node, ast.ClassDef) and not _slots_doc(node):
                 node.body.insert(0, ast.copy_location(ast.Expr(ast.Constant(node.name)), node.body[0]))
             continue
         if isinstance(node, ast.ClassDef):
@@ -35,10 +43,11 @@ def _source_to_code(self, data, path, *, _optimize=-1):
     # py_compile's step from source to code: optimize 1 (asserts gone) over the tree with short docstrings
     return compile(_short_docstrings(ast.parse(data, path)), path, "exec", dont_inherit=True, optimize=1)
 
-importlib.machinery.SourceFileLoader.source_to_code = _source_to_code
-# File names in code objects (tracebacks) are where the worker puts the app: /home/pyodide/app.zip/...
-ok = compileall.compile_dir("/stage", quiet=1, legacy=True,
-                            stripdir="/stage", prependdir="/home/pyodide/app.zip",
+if ${JSON.stringify(mode)} == "classdocs":
+    importlib.machinery.SourceFileLoader.source_to_code = _source_to_code
+# File names in code objects (tracebacks) are where the browser imports them from.
+ok = compileall.compile_dir("/stage", quiet=1, legacy=True, optimize=2,
+                            stripdir="/stage", prependdir=${JSON.stringify(where)},
                             invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
 n = 0
 for folder, dirs, files in os.walk("/stage"):

@@ -263,8 +263,17 @@ def checked():
     assert False, "asserts are gone"
     return "ran"
 ''')
+    plain = tmp_path / "plain"     # the standard library's mode: exactly -OO
+    plain.mkdir()
+    (plain / "mod.py").write_text((stage / "mod.py").read_text())
     assert build.compile_bytecode(stage)
+    assert build.compile_bytecode(plain, build.STDLIB_ZIP, "OO")
     assert sorted(p.name for p in stage.iterdir()) == ["mod.pyc"]
+    assert imported_docs(tmp_path, stage) == [None, "First line.", "Untold", "Blank", None, None, "ran", None]
+    assert imported_docs(tmp_path, plain)[1:4] == ["Told(x: int = 1)", "Untold(y: int = 2)", "Blank(z: int = 3)"]
+
+
+def imported_docs(tmp_path, stage):
     probe = tmp_path / "probe.mjs"
     probe.write_text(f"""
 const {{ loadPyodide }} = await import({json.dumps(str(build.flet_web_dir() / "pyodide" / "pyodide.mjs"))});
@@ -281,5 +290,18 @@ json.dumps([mod.__doc__, mod.Told.__doc__, mod.Untold.__doc__, mod.Blank.__doc__
 """)
     said = subprocess.run(["node", str(probe)], capture_output=True, text=True, timeout=120)
     assert said.returncode == 0, said.stderr[-2000:]
-    assert json.loads(said.stdout.strip().splitlines()[-1]) == [
-        None, "First line.", "Untold", "Blank", None, None, "ran", None]
+    return json.loads(said.stdout.strip().splitlines()[-1])
+
+
+def test_the_standard_librarys_modules_a_first_visit_imports_are_compiled_into_its_zip(tmp_path):
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed (Debian: apt-get install nodejs); it runs Pyodide's compiler")
+    stdlib = tmp_path / "python_stdlib.zip"
+    with zipfile.ZipFile(stdlib, "w") as archive:
+        for name in ("a.py", "b.py", "pkg/__init__.py", "pkg/data.txt"):
+            archive.writestr(name, f"X = {name!r}\n")
+    assert build.compile_stdlib(stdlib, ["a.py", "pkg/__init__.py", "gone.py"]) == 2
+    with zipfile.ZipFile(stdlib) as archive:
+        assert archive.namelist() == ["a.pyc", "b.py", "pkg/__init__.pyc", "pkg/data.txt"]
+        assert {info.compress_type for info in archive.infolist()} == {zipfile.ZIP_STORED}
+        assert archive.read("b.py") == b"X = 'b.py'\n" and not archive.read("a.pyc").startswith(b"X =")
