@@ -2,8 +2,9 @@
 
 The repository's top-level `data/` folder is the one source. A built wheel (and the browser build)
 carries `data/rules/` and `data/i18n/` inside the package, as `companion/data/` (pyproject.toml maps the
-package `companion.data` to `data/`), read here with `importlib.resources` so the installed app needs no
-checkout. A checkout, an editable install and a `flet build` of the project folder read `data/` itself.
+package `companion.data` to `data/`), read here with `importlib.resources` (from the browser build's zip: through
+the package's zip importer, `_zipped`) so the installed app needs no checkout. A checkout, an editable install
+and a `flet build` of the project folder read `data/` itself.
 See docs/decisions.md ("Shipped data").
 """
 

@@ -36,6 +36,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 import zipfile
@@ -279,8 +280,17 @@ def start_modules(stage_folder: Path) -> list[str]:
     if node is None:
         return []
     said = subprocess.run([node, str(WEB / "start_modules.mjs"), str(flet_web_dir() / "pyodide"), str(stage_folder)],
-                          check=True, capture_output=True, text=True).stdout
-    return json.loads(said.strip().splitlines()[-1])
+                          capture_output=True, text=True)
+    try:
+        if said.returncode != 0:
+            raise ValueError(said.stderr.strip()[-500:])
+        names = json.loads(said.stdout.strip().splitlines()[-1])
+        if not (isinstance(names, list) and all(isinstance(name, str) for name in names)):
+            raise ValueError(f"not a list of names: {said.stdout[-200:]}")
+    except (ValueError, IndexError) as exc:   # only a first visit's speed depends on it: said, and built without
+        log(f"the standard library stays sources: the app's start imports did not run in node ({exc})")
+        return []
+    return names
 
 
 def compile_stdlib(path: Path, names: list[str], deflate: bool = False) -> int:
@@ -290,18 +300,18 @@ def compile_stdlib(path: Path, names: list[str], deflate: bool = False) -> int:
     as bytecode is 0.64 MB more to download (brotli), these 0.41 MB."""
     if not names:
         return 0
-    work = CACHE / "stdlib"
-    if work.exists():
+    work = Path(tempfile.mkdtemp(prefix="xeri-stdlib-"))
+    try:
+        with zipfile.ZipFile(path) as source:
+            for name in names:
+                if name.endswith(".py") and name in source.NameToInfo:
+                    (work / name).parent.mkdir(parents=True, exist_ok=True)
+                    (work / name).write_bytes(source.read(name))
+        if not compile_bytecode(work, STDLIB_ZIP, "OO"):
+            return 0
+        compiled = {name: (work / (name + "c")).read_bytes() for name in names if (work / (name + "c")).is_file()}
+    finally:
         shutil.rmtree(work)
-    work.mkdir(parents=True)
-    with zipfile.ZipFile(path) as source:
-        for name in names:
-            if name.endswith(".py") and name in source.NameToInfo:
-                (work / name).parent.mkdir(parents=True, exist_ok=True)
-                (work / name).write_bytes(source.read(name))
-    if not compile_bytecode(work, STDLIB_ZIP, "OO"):
-        return 0
-    compiled = {name: (work / (name + "c")).read_bytes() for name in names if (work / (name + "c")).is_file()}
     tmp = path.with_suffix(".tmp")
     method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
     with zipfile.ZipFile(path) as source, zipfile.ZipFile(tmp, "w", method, compresslevel=9 if deflate else None) \
@@ -314,7 +324,6 @@ def compile_stdlib(path: Path, names: list[str], deflate: bool = False) -> int:
             member.compress_type, member.external_attr = method, info.external_attr
             target.writestr(member, data if data is not None else source.read(info))
     tmp.replace(path)
-    shutil.rmtree(work)
     return len(compiled)
 
 

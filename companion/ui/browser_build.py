@@ -6,7 +6,6 @@ the browser has kept it.
 
 from __future__ import annotations
 
-import _lsprof
 import asyncio
 import json
 import logging
@@ -77,6 +76,8 @@ def profiled() -> Iterator[None]:
     if not PROFILE:
         yield
         return
+    import _lsprof
+
     found = _lsprof.Profiler()
     found.enable()
     try:
@@ -85,7 +86,7 @@ def profiled() -> Iterator[None]:
         say_in_console(profile_report(found))
 
 
-def profile_report(found: _lsprof.Profiler, top: int = 40) -> str:
+def profile_report(found: Any, top: int = 40) -> str:
     """What `found` saw, stopped: ms in a function and what it called, ms in the function itself, its calls,
     and where it is; the `top` by the first figure, then by the second."""
     found.disable()

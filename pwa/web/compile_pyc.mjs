@@ -15,27 +15,40 @@ py.FS.mount(py.FS.filesystems.NODEFS, { root }, "/stage");
 const out = py.runPython(`
 import ast, compileall, importlib.machinery, os, py_compile, sys
 
-def _slots_doc(cls):
-    # A class with "__doc__" in its __slots__ (typing's) can have no docstring of its own.
-    return any(isinstance(part, ast.Constant) and part.value == "__doc__"
-               for statement in cls.body if isinstance(statement, (ast.Assign, ast.AnnAssign))
-               for part in ast.walk(statement))
+def _may_have_a_docstring(cls):
+    # Not a class with "__doc__" in its __slots__ (typing's), or with __slots__ that are not a literal.
+    for statement in cls.body:
+        targets = (statement.targets if isinstance(statement, ast.Assign)
+                   else [statement.target] if isinstance(statement, ast.AnnAssign) else [])
+        if any(isinstance(target, ast.Name) and target.id == "__slots__" for target in targets):
+            if statement.value is None:
+                continue
+            try:
+                slots = ast.literal_eval(statement.value)
+                names = [slots] if isinstance(slots, str) else list(slots)
+            except (ValueError, TypeError, SyntaxError):
+                return False
+            return "__doc__" not in names
+    return True
+
+def _is_string(statements):
+    return bool(statements) and isinstance(statements[0], ast.Expr) and isinstance(statements[0].value, ast.Constant) \
+        and isinstance(statements[0].value.value, str)
 
 def _short_docstrings(tree):
     for node in ast.walk(tree):
         if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         first = node.body[0] if node.body else None
-        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
-                and isinstance(first.value.value, str)):
-            if isinstance(node, ast.ClassDef) and not _slots_doc(node):
+        if not _is_string(node.body):
+            if isinstance(node, ast.ClassDef) and _may_have_a_docstring(node):
                 node.body.insert(0, ast.copy_location(ast.Expr(ast.Constant(node.name)), node.body[0]))
             continue
         if isinstance(node, ast.ClassDef):
             first.value.value = first.value.value.strip().split("\\n", 1)[0].strip() or node.name
-        elif len(node.body) > 1:
-            del node.body[0]
-        else:
+        elif isinstance(node, ast.Module) and not _is_string(node.body[1:2]):
+            del node.body[0]   # a module's: deleted (from __future__ must come first after it)
+        else:   # replaced, not deleted: a string statement after it would become the docstring
             node.body[0] = ast.copy_location(ast.Pass(), first)
     return ast.fix_missing_locations(tree)
 

@@ -64,8 +64,8 @@ async function dropSnapshot(build) {
 
 // The archive is not unpacked: Python imports from it. Only msgpack and Babel are extracted (a C extension
 // must be a file of its own; Babel lists and opens its CLDR data by path, next to its own modules: from
-// the zip every number it formats failed, "Not a directory"); the app's data is read with
-// importlib.resources, from the zip. The extracted folder comes first on sys.path.
+// the zip every number it formats failed, "Not a directory"); the app's data is read from the zip
+// (companion/resources.py). The extracted folder comes first on sys.path.
 const APP_ZIP = "/home/pyodide/app.zip";
 const APP_PATHS = `
 import sys, zipfile

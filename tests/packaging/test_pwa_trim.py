@@ -231,6 +231,8 @@ def test_the_bytecode_keeps_a_classs_first_docstring_line_and_nothing_else(tmp_p
     stage = tmp_path / "stage"
     stage.mkdir()
     (stage / "mod.py").write_text('''"""The module."""
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 
@@ -262,6 +264,22 @@ def checked():
     """Checks."""
     assert False, "asserts are gone"
     return "ran"
+
+
+def second():
+    """The docstring."""
+    "Not a docstring."
+
+
+SLOTS = ("a", "__doc__")
+
+
+class Slotted:
+    __slots__ = SLOTS
+
+
+class Typed:
+    __slots__ = ("__doc__",)
 ''')
     plain = tmp_path / "plain"     # the standard library's mode: exactly -OO
     plain.mkdir()
@@ -269,8 +287,9 @@ def checked():
     assert build.compile_bytecode(stage)
     assert build.compile_bytecode(plain, build.STDLIB_ZIP, "OO")
     assert sorted(p.name for p in stage.iterdir()) == ["mod.pyc"]
-    assert imported_docs(tmp_path, stage) == [None, "First line.", "Untold", "Blank", None, None, "ran", None]
-    assert imported_docs(tmp_path, plain)[1:4] == ["Told(x: int = 1)", "Untold(y: int = 2)", "Blank(z: int = 3)"]
+    assert imported_docs(tmp_path, stage) == [None, "First line.", "Untold", "Blank", None, None, "ran", None, None,
+                                              "member_descriptor", "member_descriptor"]
+    assert imported_docs(tmp_path, plain)[1:4] == ["Told(x: 'int' = 1)", "Untold(y: 'int' = 2)", "Blank(z: 'int' = 3)"]
 
 
 def imported_docs(tmp_path, stage):
@@ -285,7 +304,8 @@ import json, sys
 sys.path.insert(0, "/stage")
 import mod
 json.dumps([mod.__doc__, mod.Told.__doc__, mod.Untold.__doc__, mod.Blank.__doc__, mod.only_a_docstring(),
-            mod.only_a_docstring.__doc__, mod.checked(), mod.checked.__doc__])
+            mod.only_a_docstring.__doc__, mod.checked(), mod.checked.__doc__, mod.second.__doc__,
+            type(mod.Slotted.__doc__).__name__, type(mod.Typed.__doc__).__name__])
 `));
 """)
     said = subprocess.run(["node", str(probe)], capture_output=True, text=True, timeout=120)
