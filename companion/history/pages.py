@@ -27,7 +27,7 @@ from .stats import (BestHand, HeadToHead, MonthWins, Partnership, PlayerStats, h
 __all__ = ["CHART_POINTS", "MOVES_SHOWN", "VERSION", "PlayerFigures", "Rated", "averaged", "sampled",
            "player_figures", "kept_key", "pages_bytes", "pages_from_bytes"]
 
-VERSION = 1
+VERSION = 2
 """The version of what `player_figures` works out: figures kept by another version are worked out again."""
 KEPT_VERSION = f"{VERSION}/{FIGURES}"
 """What kept figures are checked against: this module's version and that of each match's scored figures (the
@@ -47,7 +47,7 @@ class Rated:
     matches: int
     """Rated matches."""
     first: float
-    """The rating after the first rated match (the chart starts there)."""
+    """The rating before the first rated match, where the player started (the chart starts there)."""
     moves: tuple[Move, ...]
     """The latest `MOVES_SHOWN` moves, oldest first."""
     form: tuple[str, ...]
@@ -67,7 +67,8 @@ class PlayerFigures:
     """How many hands each point of `points` averages (1: every hand its own point)."""
     rated: Rated | None
     ratings: tuple[tuple[int, float], ...]
-    """The chart of the rating: (rated match number from 1, the rating after it), sampled."""
+    """The chart of the rating: (0, the rating the player started from), then (rated match number from 1, the
+    rating after it), sampled."""
 
 
 def averaged(values: Sequence[float], most: int = CHART_POINTS) -> tuple[tuple[tuple[int, float], ...], int]:
@@ -98,9 +99,10 @@ def player_figures(history: Iterable[ScoredMatch], player_id: str, rated: Player
     ratings: tuple[tuple[int, float], ...] = ()
     if rated is not None and rated.moves:
         moves = rated.moves
-        rating = Rated(rated.rating, rated.provisional, rated.matches, moves[0].after, moves[-MOVES_SHOWN:],
+        rating = Rated(rated.rating, rated.provisional, rated.matches, moves[0].before, moves[-MOVES_SHOWN:],
                        rated.form)
-        ratings = sampled([m.after for m in moves])
+        # From where the player started (0: before any rated match): one rated match is a line, not a lone dot.
+        ratings = ((0, moves[0].before), *sampled([m.after for m in moves], CHART_POINTS - 1))
     return PlayerFigures(player_stats(mine, player_id), tuple(head_to_head(mine, player_id)),
                          tuple(partnerships(mine, player_id)), tuple(wins_per_month(mine, player_id)), points, per,
                          rating, ratings)

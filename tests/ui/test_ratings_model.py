@@ -59,11 +59,38 @@ def test_a_players_page_shows_the_rating_over_time_and_why_it_moved(services, st
     app.player.open(ben.player_id)
     page = app.player.page
     assert page.figures[0].key == "stat-rating" and page.figures[0].label == "Rating (provisional)"
-    assert page.figures[0].value == ben.rating and len(page.ratings) == 3 and page.form == ("lost", "won", "won")
+    assert page.figures[0].value == ben.rating and len(page.ratings) == 4 and page.form == ("lost", "won", "won")
+    # The chart starts where Ben started, before his first rated match, and the words say so.
+    assert page.ratings[0][0] == 0 and [x for x, _ in page.ratings] == [0, 1, 2, 3]
+    assert page.rating_span[1] == page.ratings[0][1]
     newest = page.moves[0]
     assert newest.match_id == last and newest.text == "Beat Chloe (rated lower)" and newest.change.startswith("+")
     assert page.moves[-1].text == "Lost to Anna" and page.moves[-1].change.startswith("−")
     assert page.moves[1].text == "Beat Anna (rated higher)"     # Anna was above Ben after beating him
+
+
+def test_one_rated_match_charts_a_line_from_where_the_player_started(services, store):
+    # It was a lone dot at the chart's right edge, said as "from 1,012 to 1,012".
+    from tests.screens import ScreenPhone
+
+    finished_match(store, "Anna", "Ben")
+    phone = ScreenPhone(AppModel(services))
+    anna = next(p.id for p in services.library.players() if p.name == "Anna")
+    phone.vm.player.open(anna)
+    page = phone.vm.player.page
+    (x0, start), (x1, after) = page.ratings
+    assert (x0, x1) == (0, 1) and after > start
+    assert page.rating_span == (1, start, after)
+    assert phone.has_text(f"Rating after 1 match: from {round(start):,} to {round(after):,}")
+    # The rating axis in the phone's numbers: the chart's own labels wrote 1,000 to 1,030 all as "1K" or "1.1K".
+    import flet_charts as fch
+
+    from tests.screens import walk
+
+    chart = next(c for c, _ in walk(phone.node("rating-chart")[0]) if isinstance(c, fch.LineChart))
+    labels = [(label.value, label.label.value) for label in chart.left_axis.labels]
+    assert labels[0] == (chart.min_y, f"{int(chart.min_y):,}") and labels[-1] == (chart.max_y, f"{int(chart.max_y):,}")
+    assert len(labels) >= 3 and len({text for _, text in labels}) == len(labels)
 
 
 def test_a_match_finished_since_counts_the_next_time_the_leaderboard_opens(services, store):

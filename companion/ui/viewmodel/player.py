@@ -46,7 +46,7 @@ class PlayerPage:
     hands_per_point: int = 1
     """How many hands each point of the points chart averages."""
     rating_span: tuple[int, float, float] | None = None
-    """(rated matches, the rating after the first, the rating now), for the rating chart's words."""
+    """(rated matches, the rating the player started from, the rating now), for the rating chart's words."""
 
 
 class PlayerModel(ViewModel):

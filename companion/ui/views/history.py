@@ -202,14 +202,16 @@ def rating_parts(vm: AppModel, page) -> list[ft.Control]:
     values = [v for _, v in series]
     low, high = min(values), max(values)
     step = nice_step(max(10.0, high - low))
-    bottom = step * (int(min(low, 1000) // step))
+    bottom, top = step * (int(min(low, 1000) // step)), step * (int(high // step) + 1)
     chart = fch.LineChart(
         data_series=[fch.LineChartData(points=[fch.LineChartDataPoint(x, v) for x, v in series],
                                        color=ft.Colors.PRIMARY, stroke_width=2, point=len(series) < 40)],
-        left_axis=fch.ChartAxis(label_size=44, label_spacing=step),
+        # Our own labels, in the phone's numbers: the chart's own wrote 1000 to 1030 as "1K", "1.1K", "1.1K", "1.1K".
+        left_axis=fch.ChartAxis(labels=[fch.ChartAxisLabel(value=v, label=ft.Text(tr.say(v), size=11))
+                                        for v in range(bottom, top + 1, step)], label_size=44),
         bottom_axis=fch.ChartAxis(label_size=28, label_spacing=x_axis(count)[0]),
         horizontal_grid_lines=fch.ChartGridLines(color=ft.Colors.OUTLINE_VARIANT, width=1, interval=step),
-        min_x=0, max_x=x_axis(count)[1], min_y=bottom, max_y=step * (int(high // step) + 1), height=190,
+        min_x=0, max_x=x_axis(count)[1], min_y=bottom, max_y=top, height=190,
         expand=True)
     parts: list[ft.Control] = [labelled(ft.Container(chart, height=200, padding=ft.Padding.only(right=12, top=8)),
                                         "rating-chart", tr.n("player.rating_chart_said", count,
