@@ -153,6 +153,7 @@ def test_a_long_history_shows_a_page_of_rows_and_adds_the_next_under_them(servic
     shown = vm.history.rows()
     assert [r.id for r in shown] == newest_first[:PAGE] and first.id not in {r.id for r in shown}
     assert phone.text_of("history-more") == f"Show {PAGE} more matches"
+    assert phone.text_of("to-top") == "Back to the top"     # a long list's way back up to its filters
     phone.tap("history-more")
     assert [r.id for r in vm.history.rows()] == newest_first[:2 * PAGE]
     phone.tap("history-more")
@@ -161,6 +162,7 @@ def test_a_long_history_shows_a_page_of_rows_and_adds_the_next_under_them(servic
     ben = next(p.id for p in services.library.players() if p.name == "Ben")
     vm.history.filter_player(ben)                       # a filter: one page again, of its own matches
     assert [r.id for r in vm.history.rows()] == [first.id] and vm.history.more_count() == 0
+    assert phone.by_id_count("to-top") == 0               # one row: nothing to go back up to
     vm.history.filter_player(ben)
     assert len(vm.history.rows()) == PAGE and vm.history.more_count() == PAGE
 

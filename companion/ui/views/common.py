@@ -78,6 +78,9 @@ class Frame:
     """On a wide screen, what spans both columns above them (a tablet's big totals)."""
     strip: bool = True
     """Whether the screen has a status strip (every screen does unless it has nothing to say)."""
+    to_top: str | None = None
+    """The words of a button at the body's end that scrolls it back to its top: a long list's way back to what is
+    above it (the history's filters)."""
 
 
 def header(vm: AppModel, frame: Frame) -> ft.Control:

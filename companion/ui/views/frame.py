@@ -8,7 +8,7 @@ import flet as ft
 from ..viewmodel import AppModel, Session
 from . import render
 from .common import dialog, header, split, strip
-from .widgets import labelled, primary, problem
+from .widgets import labelled, primary, problem, secondary
 from .palette import palette
 
 MAX_WIDTH = 620
@@ -39,6 +39,11 @@ def page_frame(vm: AppModel, hooks: bool = False) -> ft.Control:
     p = palette(session.dark)
     key = f"screen-{session.screen}"
     body = ft.Column(frame.body, spacing=10, scroll=ft.ScrollMode.AUTO, expand=True, key=key)
+    if frame.to_top:
+        async def to_top(_e=None) -> None:
+            await body.scroll_to(offset=0, duration=300)
+
+        body.controls.append(secondary(frame.to_top, to_top, "to-top", icon=ft.Icons.ARROW_UPWARD))
     if frame.side is not None and session.wide:
         left, right = split(session)
         middle: ft.Control = ft.Row([ft.Container(body, expand=left),

@@ -17,6 +17,10 @@ from .widgets import card, labelled, pill, secondary, section, toggle
 from .sync import conflict_cards
 
 
+LONG_LIST = 20
+"""Rows from which the history's list ends with a way back to its top (a phone shows about eight)."""
+
+
 def history_screen(vm: AppModel) -> Frame:
     tr, m = vm.tr, vm.history
     actions = vm.session.page_actions
@@ -60,7 +64,8 @@ def history_screen(vm: AppModel) -> Frame:
                       expand=True, disabled=m.busy is not None),
             secondary(tr("history.export_short"), lambda: m.export_all(), "export-all", icon=ft.Icons.ARCHIVE,
                       expand=True, disabled=m.busy is not None)], spacing=8), note=tr("history.backups_note")))
-    return Frame(tr("nav.history"), out, status=Status(m.progress_text()) if m.progress_text() else None)
+    return Frame(tr("nav.history"), out, status=Status(m.progress_text()) if m.progress_text() else None,
+                 to_top=tr("nav.to_top") if len(rows) >= LONG_LIST else None)
 
 
 def nice_step(top: float, lines: int = 5) -> int:
