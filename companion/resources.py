@@ -59,22 +59,23 @@ def _zipped() -> tuple[zipimport.zipimporter, str, frozenset[str]] | None:
     return loader, prefix, names
 
 
-@cache
-def shipped(folder: str) -> tuple[str, ...]:
-    """The names of the JSON files shipped in `data/<folder>/` (without `.json`), sorted: whatever files
-    the folder holds."""
+def _files(folder: str) -> list[str]:
+    """The names of the files directly in `data/<folder>/`, from the browser build's zip or the folder."""
     zipped = _zipped()
     if zipped is not None:
         _loader, prefix, names = zipped
         here = f"{prefix}{folder}/"
-        return tuple(sorted(name[len(here): -len(".json")] for name in names
-                            if name.startswith(here) and name.endswith(".json")
-                            and "/" not in name[len(here):] and not name[len(here):].startswith(".")))
+        return [name[len(here):] for name in names if name.startswith(here) and "/" not in name[len(here):]]
     where = data_root() / folder
-    if not where.is_dir():
-        return ()
-    return tuple(sorted(entry.name[: -len(".json")] for entry in where.iterdir()
-                        if entry.name.endswith(".json") and not entry.name.startswith(".") and entry.is_file()))
+    return [entry.name for entry in where.iterdir() if entry.is_file()] if where.is_dir() else []
+
+
+@cache
+def shipped(folder: str) -> tuple[str, ...]:
+    """The names of the JSON files shipped in `data/<folder>/` (without `.json`), sorted: whatever files
+    the folder holds."""
+    return tuple(sorted(name[: -len(".json")] for name in _files(folder)
+                        if name.endswith(".json") and not name.startswith(".")))
 
 
 def read_shipped(folder: str, name: str) -> str:

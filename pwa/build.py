@@ -30,6 +30,7 @@ costs: docs/pwa.md.
 from __future__ import annotations
 
 import argparse
+import functools
 import hashlib
 import json
 import re
@@ -40,6 +41,7 @@ import tempfile
 import time
 import tomllib
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -312,18 +314,7 @@ def compile_stdlib(path: Path, names: list[str], deflate: bool = False) -> int:
         compiled = {name: (work / (name + "c")).read_bytes() for name in names if (work / (name + "c")).is_file()}
     finally:
         shutil.rmtree(work)
-    tmp = path.with_suffix(".tmp")
-    method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
-    with zipfile.ZipFile(path) as source, zipfile.ZipFile(tmp, "w", method, compresslevel=9 if deflate else None) \
-            as target:
-        for info in source.infolist():
-            name, data = info.filename, None
-            if name in compiled:
-                name, data = name + "c", compiled[name]
-            member = zipfile.ZipInfo(name, date_time=info.date_time)
-            member.compress_type, member.external_attr = method, info.external_attr
-            target.writestr(member, data if data is not None else source.read(info))
-    tmp.replace(path)
+    rewrite_zip(path, deflate, lambda name, read: (name + "c", compiled[name]) if name in compiled else (name, read()))
     return len(compiled)
 
 
@@ -340,24 +331,38 @@ def app_zip(folder: Path, path: Path, deflate: bool = False) -> None:
                 archive.writestr(info, file.read_bytes())
 
 
-def restock_stdlib(path: Path, deflate: bool = False) -> list[str]:
-    """Pyodide's python_stdlib.zip (written to /lib/python314.zip and imported from) rewritten without
-    STDLIB_UNUSED, its members stored as app.zip's (or deflated: `deflate`); returns the top-level names left
-    out."""
-    left_out: set[str] = set()
+def rewrite_zip(path: Path, deflate: bool, member: Callable[[str, Callable[[], bytes]], tuple[str, bytes] | None]) \
+        -> None:
+    """The zip at `path` written again, each member as `member(name, read)` says (its new name and bytes, or None to
+    leave it out), stored as app.zip's (or deflated: `deflate`), in the same order, with its date and mode."""
     tmp = path.with_suffix(".tmp")
     method = zipfile.ZIP_DEFLATED if deflate else zipfile.ZIP_STORED
     with zipfile.ZipFile(path) as source, zipfile.ZipFile(tmp, "w", method, compresslevel=9 if deflate else None) \
             as target:
         for info in source.infolist():
-            if info.filename.startswith(STDLIB_UNUSED):
-                left_out.add(info.filename.split("/")[0])
+            written = member(info.filename, functools.partial(source.read, info))
+            if written is None:
                 continue
-            stored = zipfile.ZipInfo(info.filename, date_time=info.date_time)
-            stored.compress_type = method
-            stored.external_attr = info.external_attr
-            target.writestr(stored, source.read(info))
+            name, data = written
+            stored = zipfile.ZipInfo(name, date_time=info.date_time)
+            stored.compress_type, stored.external_attr = method, info.external_attr
+            target.writestr(stored, data)
     tmp.replace(path)
+
+
+def restock_stdlib(path: Path, deflate: bool = False) -> list[str]:
+    """Pyodide's python_stdlib.zip (written to /lib/python314.zip and imported from) rewritten without
+    STDLIB_UNUSED, its members stored as app.zip's (or deflated: `deflate`); returns the top-level names left
+    out."""
+    left_out: set[str] = set()
+
+    def kept(name: str) -> bool:
+        if name.startswith(STDLIB_UNUSED):
+            left_out.add(name.split("/")[0])
+            return False
+        return True
+
+    rewrite_zip(path, deflate, lambda name, read: (name, read()) if kept(name) else None)
     return sorted(left_out)
 
 
