@@ -21,6 +21,41 @@ SCREEN_TEXT = """[document.body.innerText].concat(Array.from(document.querySelec
                    .map(n => n.getAttribute('aria-label'))).join(String.fromCharCode(10))"""
 """Everything the accessibility tree says, as one string (a JavaScript expression)."""
 _SEEN = re.compile(r"revision (\d+) taps (\d+)")
+RECORDER = """(() => {
+    // What happened to each tap in this page, for the words of a failed wait: the pointer events and clicks
+    // (on which identified control, tappable or disabled as the page showed it then), and what the page sent
+    // and received over its WebSocket or from its Python worker (bytes), the last 200 of them, timed from the page's start.
+    const events = window.__xeriEvents = [];
+    const keep = (entry) => { entry.t = Math.round(performance.now()); events.push(entry); if (events.length > 200) events.shift(); };
+    const where = (target) => {
+        const el = target instanceof Element ? target : null;
+        const owner = el && el.closest('[flt-semantics-identifier]');
+        return {on: owner ? owner.getAttribute('flt-semantics-identifier') : (el ? el.tagName.toLowerCase() : '?'),
+                tappable: !!(el && el.closest('[flt-tappable]')),
+                disabled: !!(el && el.closest('[aria-disabled="true"]'))};
+    };
+    for (const type of ['pointerdown', 'pointerup', 'click', 'focusin', 'focusout']) {
+        window.addEventListener(type, (e) => keep(Object.assign({type}, where(e.target))), true);
+    }
+    // The served app talks over a WebSocket, the browser build to its Python in a worker, both in bytes or text
+    // (what else goes to a worker is Flutter's drawing, not kept).
+    const size = (data) => typeof data === 'string' ? data.length : (data && data.byteLength !== undefined ? data.byteLength
+                                                                     : (data instanceof Blob ? data.size : null));
+    for (const [kind, name] of [[WebSocket, 'send'], [Worker, 'postMessage']]) {
+        const original = kind.prototype[name];
+        kind.prototype[name] = function (data, ...rest) {
+            if (size(data) !== null) keep({type: 'sent', bytes: size(data)});
+            if (!this.__xeriHeard) {
+                this.__xeriHeard = true;
+                this.addEventListener('message', (e) => { if (size(e.data) !== null) keep({type: 'heard', bytes: size(e.data)}); });
+                this.addEventListener('close', (e) => keep({type: 'closed', code: e.code}));
+            }
+            return original.call(this, data, ...rest);
+        };
+    }
+})()"""
+"""Installed in every page the driver opens (`Driver.__init__`): the page's own record of what became of a tap,
+said when the app never took one (`Driver.events`)."""
 
 
 class Driver:
@@ -30,6 +65,7 @@ class Driver:
         self.page = page
         self.url = url
         page.set_default_timeout(DEFAULT_TIMEOUT)
+        page.add_init_script(RECORDER)
 
     def open(self) -> None:
         self.page.goto(self.url)
@@ -73,7 +109,19 @@ class Driver:
             const label = node ? (node.getAttribute('aria-label') || '') + ' ' + (node.textContent || '') : '';
             const found = /revision (\\d+) taps (\\d+)/.exec(label);
             return found !== null && Number(found[2]) > more;
-        }""", more_than, timeout, lambda: f"the app never took the tap on {what!r} (it shows {self.seen()})")
+        }""", more_than, timeout,
+           lambda: f"the app never took the tap on {what!r} (it shows {self.seen()}); the page's last events:\n"
+                   + self.events())
+
+    def events(self, last: int = 40) -> str:
+        """The page's record of its last pointer events, clicks, focus changes and WebSocket messages
+        (`RECORDER`), one a line: what became of a tap."""
+        try:
+            entries = self.page.evaluate("(last) => (window.__xeriEvents || []).slice(-last)", last)
+        except Exception as exc:   # the words of a failure already under way: say why there are none
+            return f"(the page could not be asked: {exc})"
+        return "\n".join(f"  {e.pop('t'):>7} ms {e.pop('type')} " + " ".join(f"{k}={v}" for k, v in e.items())
+                         for e in entries)
 
     def wait_page(self, script: str, arg, timeout: int, failure) -> Any:
         """`page.wait_for_function(script, arg)` (polled in the page every 50 ms): its value; its time-out said
@@ -98,12 +146,13 @@ class Driver:
         return target if target.count() else loc
 
     # --- acting ------------------------------------------------------------------------------------
-    def tap(self, ident: str, wait: bool = True, scroll: bool = True) -> None:
+    def tap(self, ident: str, wait: bool = True, scroll: bool = True, hold: float = 0) -> None:
         """Tap the control with this identifier, and wait until the app has taken the tap.
 
         `scroll=False` taps where the control is without scrolling anything, and fails if any of it is
         outside the window: what a person standing at the table sees is all there is. `wait=False` for a
-        control that opens something of the browser's (a file chooser) before the app hears of it.
+        control that opens something of the browser's (a file chooser) before the app hears of it. `hold`:
+        seconds the press is held before it is let go, as a person pressing firmly does.
         """
         before = self.seen()[1] if wait else 0
         if scroll:
@@ -119,10 +168,10 @@ class Driver:
                     self._towards_middle(ident)
                 except AssertionError:   # never wholly on screen (taller than the window): as Playwright scrolls
                     pass
-            self._target(ident).click()
+            self._target(ident).click(delay=hold * 1000)
         else:
             box = self.visible_box(ident)
-            self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            self.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, delay=hold * 1000)
         if wait:
             self.wait_taps(before, ident)
 
