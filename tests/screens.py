@@ -20,6 +20,7 @@ from flet.utils.object_model import get_param_count
 
 from companion.ui.app import draw
 from companion.ui.viewmodel import AppModel
+from companion.ui.views.widgets import HOLDABLE
 
 HANDLERS = ("on_click", "on_change")
 
@@ -79,6 +80,10 @@ class ScreenPhone:
         if self._drawn is None or self._drawn[0] != session.revision:
             dialog, frame = draw(self.vm, hooks=True)
             self._drawn = (session.revision, [dialog] if dialog is not None else [frame])
+            lost = [control for root in self._drawn[1] for control, _ in walk(root)
+                    if isinstance(control, HOLDABLE) and callable(control.on_click)
+                    and control.on_long_press is not control.on_click]
+            assert not lost, f"a press held on these buttons would be lost (widgets.holdable): {lost}"
         return self._drawn[1]
 
     def nodes(self) -> dict[str, tuple[Any, bool]]:

@@ -27,6 +27,7 @@ from ..service.sync import Report
 from ..storage.browser import BrowserStore, open_in_browser
 from .app import ObservableSession, make_main
 from .page import PageOptions
+from .views.widgets import holdable
 from .viewmodel import Tone
 from .views import LATER as LATER_VIEWS
 from .views.theme import themes
@@ -219,7 +220,7 @@ def message_page(page: ft.Page, text: str, retry: str | None = None) -> None:
             await ft.UrlLauncher().launch_url(retry, web_only_window_name="_self")
 
         controls.append(ft.Semantics(identifier="try-again",
-                                     content=ft.FilledButton(tr("browser.try_again"), on_click=again)))
+                                     content=holdable(ft.FilledButton(tr("browser.try_again"), on_click=again))))
     page.add(ft.SafeArea(ft.Column(controls, spacing=20), expand=True))
 
 

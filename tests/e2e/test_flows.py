@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.flows import enter_hand, reopen, start_two_player_match
+from tests.flows import enter_hand, new_match, reopen, start_two_player_match
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -29,6 +29,30 @@ def test_live_xeri_taps_survive_a_page_reload_and_a_killed_app(app, server):
     app.wait_id("save-hand")
     app.tap("open-xeris")
     assert app.text_of("xeris-0-value").strip().endswith("2")
+
+
+def test_a_press_held_a_second_is_one_tap_on_every_kind_of_control(app):
+    # Flet's buttons took a press held half a second as a long press nobody listened for, and the tap was lost
+    # without a word (`widgets.holdable`). Seen: Start, never heard in a browser test on a busy machine, where the
+    # press's release came late. A person pressing firmly at the table is the same.
+    held = 1.0
+    new_match(app)
+    app.type("name-0", "Anna")
+    app.type("name-1", "Ben")
+    before = app.taps
+    preset = sorted(app.rows("preset-"))[-1]
+    app.tap(f"preset-{preset}", hold=held)         # a card (a container)
+    app.tap("start-match", hold=held)              # a filled button
+    app.wait_id("end-hand")
+    app.tap("xeri-0", hold=held)
+    app.see("Xeri for Anna (now 1)")               # once, not twice
+    app.tap("end-hand", hold=held)
+    app.wait_id("save-hand")
+    app.tap("most-0", hold=held)                   # a pill (an outlined button)
+    app.tap("back", hold=held)                     # an icon button
+    app.wait_id("end-hand")
+    assert "now 1" in app.text_of("xeri-0")
+    assert app.taps == before + 6, f"{app.taps - before} taps taken of 6 held presses"
 
 
 def test_each_phone_comes_back_to_its_own_table_when_the_laptops_app_is_started_again(phones, server):

@@ -14,7 +14,7 @@ import flet as ft
 
 from ..viewmodel import AppModel, Tone
 from .palette import Palette, palette
-from .widgets import TOUCH, icon_button, labelled, suit_text
+from .widgets import TOUCH, holdable, icon_button, labelled, suit_text
 
 HEADER = 56
 """The header's height: the back button, the title and the screen's actions."""
@@ -130,13 +130,14 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
         q = s.question
         # Both answers are full-size targets (48 px tall), side by side or, when their words are long,
         # one above the other.
-        no = labelled(ft.OutlinedButton(q.no_label or tr("confirm.no"), on_click=lambda: vm.cancel(), height=TOUCH,
-                                        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
+        no = labelled(holdable(ft.OutlinedButton(q.no_label or tr("confirm.no"), on_click=lambda: vm.cancel(),
+                                                 height=TOUCH,
+                                                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16)))),
                       "confirm-no")
-        yes = labelled(ft.FilledButton(q.yes_label or tr("confirm.yes"), on_click=lambda: vm.confirm(), height=TOUCH),
-                       "confirm-yes")
-        other = [labelled(ft.OutlinedButton(q.other_label, on_click=lambda: vm.choose_other(), height=TOUCH,
-                                            style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16))),
+        yes = labelled(holdable(ft.FilledButton(q.yes_label or tr("confirm.yes"), on_click=lambda: vm.confirm(),
+                                                height=TOUCH)), "confirm-yes")
+        other = [labelled(holdable(ft.OutlinedButton(q.other_label, on_click=lambda: vm.choose_other(), height=TOUCH,
+                                                     style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=16)))),
                           "confirm-other")] if q.other is not None and q.other_label else []
         return ft.AlertDialog(
             modal=True,
@@ -159,7 +160,7 @@ def dialog(vm: AppModel) -> ft.AlertDialog | None:
             scrollable=True,
             title=ft.Text(d.title, size=18, weight=ft.FontWeight.W_700),
             content=labelled(ft.Column(body, tight=True, spacing=10), d.ident),
-            actions=[labelled(ft.FilledButton(tr("nav.ok"), on_click=lambda: vm.close_detail(), height=TOUCH),
+            actions=[labelled(holdable(ft.FilledButton(tr("nav.ok"), on_click=lambda: vm.close_detail(), height=TOUCH)),
                               "detail-ok")],
             on_dismiss=lambda: vm.close_detail() if s.detail is not None else None)
     return None
@@ -194,7 +195,7 @@ def watching(vm: AppModel) -> list[ft.Control]:
                      "join-code", value=vm.session.join_code)
     return [labelled(ft.Container(ft.Column([
         ft.Text(tr("access.watching"), size=15, color=ft.Colors.ON_TERTIARY_CONTAINER),
-        ft.Row([field, labelled(ft.FilledButton(tr("join.button"), on_click=join, height=TOUCH), "join")],
+        ft.Row([field, labelled(holdable(ft.FilledButton(tr("join.button"), on_click=join, height=TOUCH)), "join")],
                vertical_alignment=ft.CrossAxisAlignment.CENTER),
     ], spacing=8), bgcolor=ft.Colors.TERTIARY_CONTAINER, border_radius=16, padding=12), "watching")]
 
@@ -211,6 +212,7 @@ def sync_mark(vm: AppModel) -> list[ft.Control]:
     mark = vm.sync.mark()
     if mark is None:
         return []
-    return [labelled(ft.IconButton(MARK_ICONS[mark.kind], on_click=lambda: vm.sync.open(), tooltip=mark.words,
-                                   width=TOUCH, height=TOUCH, icon_color=ft.Colors.ERROR if mark.problem else None),
+    return [labelled(holdable(ft.IconButton(MARK_ICONS[mark.kind], on_click=lambda: vm.sync.open(), tooltip=mark.words,
+                                            width=TOUCH, height=TOUCH,
+                                            icon_color=ft.Colors.ERROR if mark.problem else None)),
                      "sync-mark", mark.words)]

@@ -12,8 +12,8 @@ from .common import Frame, Status, column_width
 from .metrics import fits, fitting_size, row_size
 from .palette import Palette, palette
 from .theme import text_style
-from .widgets import (READABLE, TOUCH, icon_button, in_rows, labelled, per_row, pill, pill_inner, playing_card, primary,
-                      secondary, section, stepper, suit_text)
+from .widgets import (READABLE, TOUCH, holdable, icon_button, in_rows, labelled, per_row, pill, pill_inner,
+                      playing_card, primary, secondary, section, stepper, suit_text)
 
 STEPPERS = 2 * TOUCH + 40
 """The width of a − n + stepper."""
@@ -83,8 +83,9 @@ def entry(vm: AppModel) -> Frame:
     if m.stale is not None:
         footer: list[ft.Control] = [ft.Row([secondary(tr("entry.discard"), lambda: m.discard(), "discard-hand",
                                               icon=ft.Icons.CLOSE, expand=True),
-                          labelled(ft.FilledButton(m.reopen_label(), icon=ft.Icons.REFRESH, on_click=lambda: m.reopen(),
-                                                   height=56, expand=True), "reopen-hand")], spacing=8)]
+                          labelled(holdable(ft.FilledButton(m.reopen_label(), icon=ft.Icons.REFRESH,
+                                                            on_click=lambda: m.reopen(), height=56, expand=True)),
+                                   "reopen-hand")], spacing=8)]
         status = Status(m.stale_line(), Tone.PROBLEM)
     else:
         # A problem is said in the strip (fixed: nothing moves) and marked on its field with ⚠ in place.

@@ -19,7 +19,7 @@ from .memo import kept
 from .metrics import fitting_size, row_size
 from .palette import Palette, palette
 from .theme import text_style
-from .widgets import card, icon_button, labelled, primary, secondary
+from .widgets import card, holdable, icon_button, labelled, primary, secondary
 from .sync import conflict_cards
 
 
@@ -220,19 +220,20 @@ def seat_row(vm: AppModel, p: Palette, seat: SeatTaps, each: float, tall: float)
 
     xeri_words = words(tr("match.xeri"), seat.xeris)
     return ft.Row([
-        labelled(ft.FilledButton(xeri_words,
-                                 on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
-                                 height=tall, expand=True,
-                                 style=ft.ButtonStyle(bgcolor=color, color=p.on_sides, text_style=text,
-                                                      padding=ft.Padding.symmetric(horizontal=6),
-                                                      shape=ft.RoundedRectangleBorder(radius=12))),
+        labelled(holdable(ft.FilledButton(xeri_words,
+                                          on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.XERI),
+                                          height=tall, expand=True,
+                                          style=ft.ButtonStyle(bgcolor=color, color=p.on_sides, text_style=text,
+                                                               padding=ft.Padding.symmetric(horizontal=6),
+                                                               shape=ft.RoundedRectangleBorder(radius=12)))),
                  f"xeri-{seat.seat}", seat.xeri_label),
-        labelled(ft.OutlinedButton(words(tr("match.jack_xeri"), seat.jack_xeris),
-                                   on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.JACK_XERI),
-                                   height=tall, expand=True,
-                                   style=ft.ButtonStyle(side=ft.BorderSide(2, color), color=color, text_style=text,
-                                                        padding=ft.Padding.symmetric(horizontal=6),
-                                                        shape=ft.RoundedRectangleBorder(radius=12))),
+        labelled(holdable(ft.OutlinedButton(words(tr("match.jack_xeri"), seat.jack_xeris),
+                                            on_click=lambda _e=None, i=seat.seat: table.tap(i, TapKind.JACK_XERI),
+                                            height=tall, expand=True,
+                                            style=ft.ButtonStyle(side=ft.BorderSide(2, color), color=color,
+                                                                 text_style=text,
+                                                                 padding=ft.Padding.symmetric(horizontal=6),
+                                                                 shape=ft.RoundedRectangleBorder(radius=12)))),
                  f"jack-xeri-{seat.seat}", seat.jack_xeri_label),
     ], spacing=6, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 

@@ -12,7 +12,7 @@ from ..viewmodel.setup import GOAL_KINDS, LAYOUTS
 from .common import Frame, Status, column_width
 from .metrics import text_width
 from .palette import palette
-from .widgets import TOUCH, card, labelled, pill, primary, section, stepper, suit_text, toggle
+from .widgets import TOUCH, card, holdable, labelled, pill, primary, section, stepper, suit_text, toggle
 
 
 def setup(vm: AppModel) -> Frame:
@@ -30,9 +30,9 @@ def setup(vm: AppModel) -> Frame:
                                               on_change=lambda e, i=i: m.set_name(i, e.control.value),
                                               text_size=18, capitalization=ft.TextCapitalization.WORDS, expand=True),
                                  f"name-{i}", value=f.names[i])])
-        chips = [labelled(ft.TextButton(h, on_click=lambda _e=None, h=h, i=i: m.set_name(i, h),
-                                        style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12)),
-                                        height=TOUCH), f"suggest-{i}-{h}")
+        chips = [labelled(holdable(ft.TextButton(h, on_click=lambda _e=None, h=h, i=i: m.set_name(i, h),
+                                                 style=ft.ButtonStyle(padding=ft.Padding.symmetric(horizontal=12)),
+                                                 height=TOUCH)), f"suggest-{i}-{h}")
                  for h in m.name_suggestions(i)[:4]]
         parts: list[ft.Control] = [field]
         if chips:

@@ -6,7 +6,7 @@ Colours that depend on the theme come from the `Palette` the screen passes in.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 from collections.abc import Callable
 
 import flet as ft
@@ -17,6 +17,23 @@ from .theme import text_style
 
 TOUCH = 48
 """The least width and height of anything a person taps, in logical pixels."""
+
+HOLDABLE = (ft.Button, ft.OutlinedButton, ft.TextButton, ft.IconButton)
+"""Flet's controls whose Flutter side always takes a press held still as a long press (`holdable`)."""
+Button = TypeVar("Button", ft.Button, ft.OutlinedButton, ft.TextButton, ft.IconButton)
+
+
+def holdable(button: Button) -> Button:
+    """The button, its press held still taken as the tap it is.
+
+    Flet's buttons always ask Flutter for a long press, whether or not the app listens for one: a press held
+    half a second was a long press that nobody heard, and the tap was lost without a word. Seven tenths of a
+    second with the accessibility tree on (Flutter holds a press back 200 ms there before it hands it on).
+    Seen in the browser tests on a busy machine: the page got the pointer down, the tap's release came late,
+    and the app never heard of Start. A person who presses firmly at the table is the same. So a long press
+    does what the tap does, and does it once (Flutter gives a press to one of the two, never both)."""
+    button.on_long_press = button.on_click
+    return button
 
 
 def labelled(control: ft.Control, ident: str | None = None, label: str | None = None,
@@ -40,27 +57,28 @@ def labelled(control: ft.Control, ident: str | None = None, label: str | None = 
 def primary(text: str, on_click: Callable | None, ident: str | None = None, icon: Any = None,
             disabled: bool = False, expand: bool = True) -> ft.Control:
     """The main action of a screen: a big filled button."""
-    button = ft.FilledButton(text, icon=icon, on_click=on_click, disabled=disabled or on_click is None,
-                             height=56, expand=expand,
-                             style=ft.ButtonStyle(text_style=text_style(size=18, weight=ft.FontWeight.W_600),
-                                                  shape=ft.RoundedRectangleBorder(radius=14)))
+    button = holdable(ft.FilledButton(text, icon=icon, on_click=on_click, disabled=disabled or on_click is None,
+                                      height=56, expand=expand,
+                                      style=ft.ButtonStyle(text_style=text_style(size=18, weight=ft.FontWeight.W_600),
+                                                           shape=ft.RoundedRectangleBorder(radius=14))))
     return labelled(ft.Row([button]) if expand else button, ident)
 
 
 def secondary(text: str, on_click: Callable | None, ident: str | None = None, icon: Any = None,
               disabled: bool = False, expand: bool = False, danger: bool = False) -> ft.Control:
     """A less prominent action: an outlined button."""
-    button = ft.OutlinedButton(text, icon=icon, on_click=on_click, disabled=disabled, height=TOUCH, expand=expand,
-                               style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12),
-                                                    color=ft.Colors.ERROR if danger else None,
-                                                    padding=ft.Padding.symmetric(horizontal=14)))
+    button = holdable(ft.OutlinedButton(text, icon=icon, on_click=on_click, disabled=disabled, height=TOUCH,
+                                        expand=expand,
+                                        style=ft.ButtonStyle(shape=ft.RoundedRectangleBorder(radius=12),
+                                                             color=ft.Colors.ERROR if danger else None,
+                                                             padding=ft.Padding.symmetric(horizontal=14))))
     return labelled(button, ident)
 
 
 def icon_button(icon: Any, on_click: Callable | None, tooltip: str, ident: str, disabled: bool = False) -> ft.Control:
     """An icon action (headers, small actions): 48 × 48, its words the tooltip and the screen readers' label."""
-    return labelled(ft.IconButton(icon, on_click=on_click, tooltip=tooltip, width=TOUCH, height=TOUCH,
-                                  disabled=disabled), ident, tooltip)
+    return labelled(holdable(ft.IconButton(icon, on_click=on_click, tooltip=tooltip, width=TOUCH, height=TOUCH,
+                                           disabled=disabled)), ident, tooltip)
 
 
 PILL_PAD = 6
@@ -106,8 +124,8 @@ def pill(text: str, selected: bool, on_click: Callable | None, ident: str | None
                                 spacing=0, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                                 alignment=ft.MainAxisAlignment.CENTER)
         label = label or (shown if sub is None else f"{shown} {sub}")
-    button = ft.OutlinedButton(content, on_click=on_click, style=style, height=height, width=width or None,
-                               expand=expand)
+    button = holdable(ft.OutlinedButton(content, on_click=on_click, style=style, height=height, width=width or None,
+                                        expand=expand))
     return labelled(button, ident, label)
 
 
@@ -228,10 +246,10 @@ def stepper(value: int, on_minus: Callable, on_plus: Callable, ident: str, label
             width: int = 40, minimum: int = 0) -> ft.Control:
     """A number with − and + buttons (48 × 48 each) that step by `step`."""
     return ft.Row([
-        labelled(ft.IconButton(ft.Icons.REMOVE, on_click=on_minus, tooltip=f"{label} −{step}",
-                               disabled=value <= minimum, width=TOUCH, height=TOUCH), f"{ident}-minus"),
+        labelled(holdable(ft.IconButton(ft.Icons.REMOVE, on_click=on_minus, tooltip=f"{label} −{step}",
+                                        disabled=value <= minimum, width=TOUCH, height=TOUCH)), f"{ident}-minus"),
         labelled(ft.Text(str(value), size=22, weight=ft.FontWeight.W_700, width=width, no_wrap=True,
                          text_align=ft.TextAlign.CENTER), f"{ident}-value", f"{label}: {value}"),
-        labelled(ft.IconButton(ft.Icons.ADD, on_click=on_plus, tooltip=f"{label} +{step}", width=TOUCH,
-                               height=TOUCH), f"{ident}-plus"),
+        labelled(holdable(ft.IconButton(ft.Icons.ADD, on_click=on_plus, tooltip=f"{label} +{step}", width=TOUCH,
+                                        height=TOUCH)), f"{ident}-plus"),
     ], spacing=0, tight=True)
