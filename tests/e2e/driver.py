@@ -38,7 +38,8 @@ RECORDER = """(() => {
         window.addEventListener(type, (e) => keep(Object.assign({type}, where(e.target))), true);
     }
     // The served app talks over a WebSocket, the browser build to its Python in a worker, both in bytes or text
-    // (what else goes to a worker is Flutter's drawing, not kept).
+    // (text counted in characters). Messages that are objects (Flutter's drawing) are not kept; the bytes of
+    // the browser build's other worker (its snapshot) are, unnamed.
     const size = (data) => typeof data === 'string' ? data.length : (data && data.byteLength !== undefined ? data.byteLength
                                                                      : (data instanceof Blob ? data.size : null));
     for (const [kind, name] of [[WebSocket, 'send'], [Worker, 'postMessage']]) {
@@ -114,7 +115,7 @@ class Driver:
                    + self.events())
 
     def events(self, last: int = 40) -> str:
-        """The page's record of its last pointer events, clicks, focus changes and WebSocket messages
+        """The page's record of its last pointer events, clicks, focus changes and messages to and from the app
         (`RECORDER`), one a line: what became of a tap."""
         try:
             entries = self.page.evaluate("(last) => (window.__xeriEvents || []).slice(-last)", last)

@@ -31,10 +31,10 @@ def test_live_xeri_taps_survive_a_page_reload_and_a_killed_app(app, server):
     assert app.text_of("xeris-0-value").strip().endswith("2")
 
 
-def test_a_press_held_a_second_is_one_tap_on_every_kind_of_control(app):
+def test_a_press_held_a_second_is_one_tap_on_a_card_a_button_a_pill_and_an_icon(app):
     # Flet's buttons took a press held half a second as a long press nobody listened for, and the tap was lost
-    # without a word (`widgets.holdable`). Seen: Start, never heard in a browser test on a busy machine, where the
-    # press's release came late. A person pressing firmly at the table is the same.
+    # without a word (`widgets.holdable`). Found after a browser test on a busy machine never saw its tap on
+    # Start taken; a person pressing firmly at the table is the same.
     held = 1.0
     new_match(app)
     app.type("name-0", "Anna")

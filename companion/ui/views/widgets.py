@@ -18,9 +18,9 @@ from .theme import text_style
 TOUCH = 48
 """The least width and height of anything a person taps, in logical pixels."""
 
-HOLDABLE = (ft.Button, ft.OutlinedButton, ft.TextButton, ft.IconButton)
+HOLDABLE = (ft.Button, ft.OutlinedButton, ft.TextButton, ft.IconButton, ft.CupertinoButton)
 """Flet's controls whose Flutter side always takes a press held still as a long press (`holdable`)."""
-Button = TypeVar("Button", ft.Button, ft.OutlinedButton, ft.TextButton, ft.IconButton)
+Button = TypeVar("Button", ft.Button, ft.OutlinedButton, ft.TextButton, ft.IconButton, ft.CupertinoButton)
 
 
 def holdable(button: Button) -> Button:
@@ -29,9 +29,10 @@ def holdable(button: Button) -> Button:
     Flet's buttons always ask Flutter for a long press, whether or not the app listens for one: a press held
     half a second was a long press that nobody heard, and the tap was lost without a word. Seven tenths of a
     second with the accessibility tree on (Flutter holds a press back 200 ms there before it hands it on).
-    Seen in the browser tests on a busy machine: the page got the pointer down, the tap's release came late,
-    and the app never heard of Start. A person who presses firmly at the table is the same. So a long press
-    does what the tap does, and does it once (Flutter gives a press to one of the two, never both)."""
+    Found after a browser test on a busy machine failed because the app never heard of a tap on Start; a press
+    held a second drops it every time (docs/decisions.md, "A press held is a tap"). A person who presses firmly
+    at the table is the same. So a long press does what the tap does, and does it once (Flutter gives a press
+    to one of the two, never both). On a touch screen it comes while the finger is still down."""
     button.on_long_press = button.on_click
     return button
 
