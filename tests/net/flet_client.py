@@ -11,7 +11,7 @@ import msgpack
 import websockets
 from flet.messaging.protocol import decode_ext_from_msgpack
 
-REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS = 1, 3, 4
+REGISTER_CLIENT, CONTROL_EVENT, UPDATE_CONTROL_PROPS, INVOKE_METHOD = 1, 3, 4, 5
 
 
 async def connect(base: str, origin: str | None = "same", cookie: str | None = None, host: str | None = None,
@@ -74,8 +74,18 @@ class Phone:
                 raise AssertionError(f"the app never sent {text!r}")
             raw = await asyncio.wait_for(self.ws.recv(), left)
             self.seen += raw
-            self.messages.append(decode(raw))
+            message = decode(raw)
+            self.messages.append(message)
+            if isinstance(message, list) and message[:1] == [INVOKE_METHOD]:
+                await self.answer(message[1])
         return self.seen[start:]
+
+    async def answer(self, call: dict) -> None:
+        """Answer a method the page asks of a service as a new browser does: with nothing (no place kept, no
+        wake lock to report). Unanswered, the first screen waits out `ui.app.PLACE_WAIT` (2 s a phone)."""
+        await self.ws.send(b"\x00" + msgpack.packb([INVOKE_METHOD, {"control_id": call["control_id"],
+                                                                    "call_id": call["call_id"],
+                                                                    "result": None, "error": None}]))
 
     async def tap(self, ident: str) -> None:
         """Tap the button under the Semantics of this identifier, as Flutter would send it."""
