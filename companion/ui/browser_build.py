@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 
 import flet as ft
 
-from .. import bootstrap
+from .. import bootstrap, logs
 from ..i18n import Translator, first_spoken
 from ..net.access import wanted_languages
 from ..net.server import LANGUAGES_KEY
@@ -259,6 +259,7 @@ def run() -> None:
     asked = urlparse(document_url).query.split("&")
     TRACE, PROFILE = "trace=1" in asked, "profile=1" in asked
     random.seed()  # a start from a snapshot would otherwise repeat the snapshot's random state
+    logs.configure()  # as every front door has it: warnings to the console, and a tap Flet dropped said there
     opening = asyncio.ensure_future(open_in_browser())
 
     async def main(page: ft.Page) -> None:
