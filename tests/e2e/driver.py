@@ -192,11 +192,25 @@ class Driver:
         inside = (box["x"] >= -0.5 and box["y"] >= -0.5 and box["x"] + box["width"] <= view["width"] + 0.5
                   and box["y"] + box["height"] <= view["height"] + 0.5)
         # Flutter draws on a canvas: what is under a point is told by the semantics nodes' own boxes, so
-        # ask which identified node's box holds the centre, latest (topmost) last.
+        # ask which identified node's box holds the centre, latest (topmost) last. A node of a scrolling column
+        # keeps its whole box where the column hides part of it (a switch scrolled under the pinned Start
+        # button "covered" Start): a box counts as far as its clipping ancestors show it.
         on_top = self.page.evaluate("""([x, y, ident]) => {
+            const shown = (n) => {
+                let r = n.getBoundingClientRect();
+                let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
+                for (let a = n.parentElement; a; a = a.parentElement) {
+                    if (getComputedStyle(a).overflow === 'visible') continue;
+                    const c = a.getBoundingClientRect();
+                    [left, top, right, bottom] = [Math.max(left, c.left), Math.max(top, c.top),
+                                                  Math.min(right, c.right), Math.min(bottom, c.bottom)];
+                }
+                return {left, top, right, bottom};
+            };
             const hits = Array.from(document.querySelectorAll('[flt-semantics-identifier]')).filter(n => {
-                const r = n.getBoundingClientRect();
-                return r.width > 0 && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom
+                if (n.getBoundingClientRect().width === 0) return false;
+                const r = shown(n);
+                return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom
                     && !n.contains(document.querySelector(`[flt-semantics-identifier="${ident}"]`));
             });
             return hits.length === 0 || hits.every(n => n.closest(`[flt-semantics-identifier="${ident}"]`));
