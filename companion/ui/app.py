@@ -107,6 +107,39 @@ def served_session(parts: Parts, table: TableInfo | None = None) -> SessionMaker
     return new_session
 
 
+LOST_EVENT = "Control with ID %s not found."
+"""What Flet says, at DEBUG, of an event for a control it no longer has, and then drops: a tap that reached the
+app after its control left the page (`flet.messaging.session.Session.dispatch_event`)."""
+
+
+class _LostEvents:
+    """Flet's session log, with the dropped event said as a warning of the app's: a person's tap that did nothing
+    is said in the log, never silent. (Not by lowering the "flet" logger to DEBUG: Flet hands that logger's level
+    to the uvicorn of its own web server, whose DEBUG prints every WebSocket frame, a typed password with it.)"""
+
+    def __init__(self, inner: logging.Logger):
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def debug(self, msg: object, *args: Any, **kwargs: Any) -> None:
+        if msg == LOST_EVENT:
+            log.warning("an event for control %s came after the control left the page; Flet dropped it", *args)
+        else:
+            self.inner.debug(msg, *args, **kwargs)
+
+
+def say_lost_events() -> None:
+    """Have Flet's dropped events said (`_LostEvents`), once for the process. Flet's sessions look their module's
+    logger up when they log, so the one in the module is the one they use (checked by a test: recheck on every
+    Flet upgrade)."""
+    from flet.messaging import session as flet_session
+
+    if not isinstance(flet_session.logger, _LostEvents):
+        flet_session.logger = _LostEvents(flet_session.logger)  # type: ignore[assignment]
+
+
 def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker,
               kept: Callable[[], Mapping[str, object] | None] = lambda: None) -> Callable[[ft.Page], Awaitable[None]]:
     """Flet's `main` for every page: the page's look and device services; where this phone was, from its own
@@ -115,6 +148,7 @@ def make_main(parts: Parts, options: PageOptions, new_session: SessionMaker,
     `kept`: what the browser keeps for the app (its SharedPreferences, by key), when it is known without asking
     the browser (the browser build: the page read it before Python started); None: asked of the browser, a
     round trip through Flutter while it draws its first frame (a tenth to half a second of the start)."""
+    say_lost_events()
     async def main(page: ft.Page) -> None:
         page.title = "Xeri Companion"
         page.padding = ft.Padding.symmetric(horizontal=12, vertical=8)

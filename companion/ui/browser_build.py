@@ -259,7 +259,7 @@ def run() -> None:
     asked = urlparse(document_url).query.split("&")
     TRACE, PROFILE = "trace=1" in asked, "profile=1" in asked
     random.seed()  # a start from a snapshot would otherwise repeat the snapshot's random state
-    logs.configure()  # as every front door has it: warnings to the console, and a tap Flet dropped said there
+    logs.configure()  # as every front door has it: the app's warnings to the console, in one format
     opening = asyncio.ensure_future(open_in_browser())
 
     async def main(page: ft.Page) -> None:

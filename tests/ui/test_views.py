@@ -244,3 +244,26 @@ def test_every_screen_but_home_is_imported_when_first_drawn_and_each_one_is_ther
         assert callable(getattr(importlib.import_module(view.module), view.name))
     assert {view.module for view in later.values()} < set(views.LATER) <= set(browser_build.SNAPSHOT_ALSO)
     assert "companion.ui.views.picture" in views.LATER
+
+
+def test_a_dropped_event_is_said_without_lowering_flets_own_log_level(caplog):
+    # Flet hands its logger's level to the uvicorn of its own web server (the desktop app on a Linux without a
+    # display), whose DEBUG prints every WebSocket frame: a typed password with it. Flet's level stays as it was.
+    import logging
+
+    from flet.messaging import session as flet_session
+
+    from companion import logs
+    from companion.ui.app import LOST_EVENT, say_lost_events
+
+    logs.configure()
+    level = logging.getLogger("flet").getEffectiveLevel()
+    say_lost_events()
+    say_lost_events()
+    assert logging.getLogger("flet").getEffectiveLevel() == level >= logging.INFO
+    assert isinstance(flet_session.logger.inner, logging.Logger)          # wrapped once
+    with caplog.at_level(logging.WARNING):
+        flet_session.logger.debug(LOST_EVENT, 41)
+        flet_session.logger.debug("Schedule_update(%s)", "x")
+    assert [r.getMessage() for r in caplog.records] == [
+        "an event for control 41 came after the control left the page; Flet dropped it"]
