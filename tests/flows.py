@@ -19,6 +19,10 @@ def new_match(app) -> None:
 
 def start_two_player_match(app, a="Anna", b="Ben", goal=None):
     new_match(app)
+    if app.wait_any("name-2", "name-1") == "name-2":
+        # The form opened at a bigger table: the last one played here, or before any match the one of the
+        # phone's language's own game (a Korean phone's first form is for two partnerships).
+        app.tap("layout-two")
     app.type("name-0", a)
     app.type("name-1", b)
     if goal == "hands":

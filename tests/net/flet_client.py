@@ -50,15 +50,19 @@ def find(tree: Any, test) -> dict | None:
 class Phone:
     """One Flet session over a bare WebSocket."""
 
-    def __init__(self, ws):
+    def __init__(self, ws, answers: bool = True):
         self.ws = ws
+        self.answers = answers
+        """Whether it answers the page's calls to its services (`answer`); a tab that goes before it answers
+        leaves the server waiting on a call."""
         self.seen = b""
         self.messages: list[Any] = []
         """Everything the server sent, decoded: the page, then patches holding the controls drawn."""
 
     @classmethod
-    async def open(cls, base: str, cookie: str | None = None, language: str | None = None) -> Phone:
-        phone = cls(await connect(base, cookie=cookie, language=language))
+    async def open(cls, base: str, cookie: str | None = None, language: str | None = None,
+                   answers: bool = True) -> Phone:
+        phone = cls(await connect(base, cookie=cookie, language=language), answers)
         body = {"session_id": "", "page_name": "", "page": {"route": "/", "width": 390, "height": 844, "web": True}}
         await phone.ws.send(b"\x00" + msgpack.packb([REGISTER_CLIENT, body]))
         await phone.read_until(b"app-seen")
@@ -76,7 +80,7 @@ class Phone:
             self.seen += raw
             message = decode(raw)
             self.messages.append(message)
-            if isinstance(message, list) and message[:1] == [INVOKE_METHOD]:
+            if self.answers and isinstance(message, list) and message[:1] == [INVOKE_METHOD]:
                 await self.answer(message[1])
         return self.seen[start:]
 

@@ -15,7 +15,7 @@ from tests.net.flet_client import CONTROL_EVENT, Phone, find
 
 
 async def _play(base: str) -> None:
-    gone = await Phone.open(base)
+    gone = await Phone.open(base, answers=False)       # closed with the page's calls to its services unanswered
     await gone.tap("continue-match")
     await gone.read_until(b"end-hand")
     await gone.close()                               # the tab closed: the server notices the socket gone
