@@ -110,9 +110,7 @@ class Driver:
             const label = node ? (node.getAttribute('aria-label') || '') + ' ' + (node.textContent || '') : '';
             const found = /revision (\\d+) taps (\\d+)/.exec(label);
             return found !== null && Number(found[2]) > more;
-        }""", more_than, timeout,
-           lambda: f"the app never took the tap on {what!r} (it shows {self.seen()}); the page's last events:\n"
-                   + self.events())
+        }""", more_than, timeout, lambda: f"the app never took the tap on {what!r} (it shows {self.seen()})")
 
     def events(self, last: int = 40) -> str:
         """The page's record of its last pointer events, clicks, focus changes and messages to and from the app
@@ -126,11 +124,12 @@ class Driver:
 
     def wait_page(self, script: str, arg, timeout: int, failure) -> Any:
         """`page.wait_for_function(script, arg)` (polled in the page every 50 ms): its value; its time-out said
-        as the test's own failure (`failure()`: words)."""
+        as the test's own failure (`failure()`: words), with the page's last events (`events`: what became of
+        the last taps, or that the page no longer answers)."""
         try:
             return self.page.wait_for_function(script, arg=arg, timeout=timeout, polling=50).json_value()
         except PlaywrightTimeout:
-            raise AssertionError(failure()) from None
+            raise AssertionError(f"{failure()}\nthe page's last events:\n{self.events()}") from None
 
     # --- finding things ----------------------------------------------------------------------------
     def by_id(self, ident: str):
