@@ -91,13 +91,21 @@ class Phone:
                                                                     "call_id": call["call_id"],
                                                                     "result": None, "error": None}]))
 
-    async def tap(self, ident: str) -> None:
-        """Tap the button under the Semantics of this identifier, as Flutter would send it."""
+    def button(self, ident: str) -> int:
+        """The id of the button under the Semantics of this identifier, as last drawn."""
         wrapper = find(self.messages[::-1], lambda c: c.get("identifier") == ident)
         assert wrapper is not None, f"no control {ident!r} on the page"
         button = find(wrapper.get("content"), lambda c: "Button" in c["_c"])
-        await self.ws.send(b"\x00" + msgpack.packb([CONTROL_EVENT, {"target": button["_i"], "name": "click",
-                                                                    "data": None}]))
+        assert button is not None, f"{ident!r} holds no button"
+        return button["_i"]
+
+    async def tap(self, ident: str) -> None:
+        """Tap the button under the Semantics of this identifier, as Flutter would send it."""
+        await self.click(self.button(ident))
+
+    async def click(self, target: int) -> None:
+        """A click on the control with this id, as Flutter sends it (whether or not the page still has it)."""
+        await self.ws.send(b"\x00" + msgpack.packb([CONTROL_EVENT, {"target": target, "name": "click", "data": None}]))
 
     async def type(self, ident: str, text: str) -> None:
         """Type `text` into the text field under the Semantics of this identifier, as Flutter sends it: the

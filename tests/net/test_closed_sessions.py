@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import asyncio
 
-import msgpack
-
 from tests.loop import run
 from tests.seed import seed_match
-from tests.net.flet_client import CONTROL_EVENT, Phone, find
+from tests.net.flet_client import Phone
 
 
 async def _play(base: str) -> None:
@@ -41,18 +39,17 @@ def test_a_tab_closed_mid_game_leaves_no_error_behind_while_the_table_plays_on(s
 
 async def _tap_what_left(base: str) -> None:
     phone = await Phone.open(base)
-    wrapper = find(phone.messages[::-1], lambda c: c.get("identifier") == "new-match")
-    old = find(wrapper, lambda c: "Button" in c["_c"])["_i"]
+    old = phone.button("new-match")
     await phone.tap("new-match")
     await phone.read_until(b"start-match")           # home has left the page, and its New match with it
-    await phone.ws.send(b"\x00" + msgpack.packb([CONTROL_EVENT, {"target": old, "name": "click", "data": None}]))
+    await phone.click(old)
     await phone.tap("back")                           # one more tap, answered: the one before it was handled
     await phone.read_until(b"new-match")
     await phone.close()
 
 
 def test_a_tap_that_comes_after_its_control_left_the_page_is_said_in_the_log(start_app, tmp_path):
-    # Flet drops an event for a control it no longer has, and says so only at DEBUG (companion.logs).
+    # Flet drops an event for a control it no longer has, and says so only at DEBUG (ui.app.say_lost_events).
     app = start_app(data=tmp_path / "data", host="127.0.0.1")
     run(_tap_what_left(app.url))
     app.stop()
