@@ -56,7 +56,7 @@ RECORDER = """(() => {
     }
 })()"""
 """Installed in every page the driver opens (`Driver.__init__`): the page's own record of what became of a tap,
-said when the app never took one (`Driver.events`)."""
+said when a wait times out (`Driver.events`)."""
 
 
 class Driver:
@@ -206,11 +206,11 @@ class Driver:
                 }
                 return {left, top, right, bottom};
             };
+            const holds = (r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+            const target = document.querySelector(`[flt-semantics-identifier="${ident}"]`);
             const hits = Array.from(document.querySelectorAll('[flt-semantics-identifier]')).filter(n => {
-                if (n.getBoundingClientRect().width === 0) return false;
-                const r = shown(n);
-                return x >= r.left && x <= r.right && y >= r.top && y <= r.bottom
-                    && !n.contains(document.querySelector(`[flt-semantics-identifier="${ident}"]`));
+                const r = n.getBoundingClientRect();   // clipping only takes away: clipped where it holds the point
+                return r.width > 0 && holds(r) && !n.contains(target) && holds(shown(n));
             });
             return hits.length === 0 || hits.every(n => n.closest(`[flt-semantics-identifier="${ident}"]`));
         }""", [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, ident])
